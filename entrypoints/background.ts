@@ -1,0 +1,3 @@
+export default defineBackground(() => {
+  // Wired up in lib/background (issue 3).
+});

@@ -1,0 +1,211 @@
+/**
+ * The wire contract of the verification service (../shared/api-spec.md), defined once.
+ * The extension's API client validates responses with these schemas; the reference service
+ * (server/) builds its responses from the same constants and types.
+ *
+ * Schemas are deliberately loose about fields the spec does not show (valibot `looseObject`
+ * keeps unknown keys), so the client also works with the commercial service.
+ */
+import * as v from 'valibot';
+
+export const MODES = ['catch_all', 'non_catch_all'] as const;
+export type Mode = (typeof MODES)[number];
+export const DEFAULT_MODE: Mode = 'catch_all';
+
+export const VERDICTS = ['deliverable', 'undeliverable', 'risky', 'unknown'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+
+export const REASONS = [
+  'accepted_email',
+  'rejected_email',
+  'invalid_syntax',
+  'invalid_domain',
+  'no_mx',
+  'catch_all',
+  'disposable',
+  'mailbox_full',
+  'greylisted',
+  'smtp_timeout',
+  'smtp_unreachable',
+  'smtp_error',
+] as const;
+export type Reason = (typeof REASONS)[number];
+
+export const FILE_STATES = ['pending', 'processing', 'completed', 'failed'] as const;
+export type FileState = (typeof FILE_STATES)[number];
+
+export const PATHS = {
+  single: '/verify/single',
+  singleStatus: '/verify/single/status',
+  bulk: '/verify/bulk',
+  bulkStatus: '/verify/bulk/status',
+  bulkFiles: '/verify/bulk/files',
+} as const;
+
+export const API_KEY_HEADER = 'x-api-key';
+export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_EMAIL_COLUMN = 'Email';
+
+/** `message.description` of each successful operation (spec §4). */
+export const DESCRIPTIONS = {
+  queued: 'Email added to queue successfully',
+  singleStatus: 'Email task status fetched successfully',
+  bulkStatus: 'File status fetched successfully',
+  bulkFiles: 'Bulk files fetched successfully',
+} as const;
+
+/** Error message texts (spec §7, DESIGN.md §3). */
+export const ERRORS = {
+  invalidBody: 'Invalid request body',
+  invalidQuery: 'Invalid query parameters',
+  missingEmailColumn: 'Email column header is missing from the file',
+  invalidKey: 'Invalid API key',
+  paymentRequired: 'Subscription expired or payment required',
+  insufficientCredits: 'Insufficient credits',
+  taskNotFound: 'Task not found',
+  fileNotFound: 'File not found',
+  tooLarge: 'File exceeds the 25MB limit',
+  rateLimited: 'Rate limit exceeded',
+} as const;
+
+/** Columns the results CSV appends to the original ones, in this order (DESIGN.md §3). */
+export const RESULT_COLUMNS = [
+  'verification_status',
+  'verification_reason',
+  'is_catch_all',
+  'is_disposable',
+  'is_role_account',
+  'is_free_provider',
+  'mx_host',
+  'suggestion',
+] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+export const ErrorBodySchema = v.looseObject({
+  error: v.number(),
+  message: v.string(),
+});
+export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
+
+const MessageSchema = v.looseObject({
+  status: v.string(),
+  statusCode: v.number(),
+  description: v.string(),
+});
+
+/** The envelope of every 200 response (spec §2.1) around a payload schema. */
+export function envelope<T extends v.GenericSchema>(data: T) {
+  return v.looseObject({ message: MessageSchema, data });
+}
+export interface Envelope<T> {
+  message: { status: 'success'; statusCode: 200; description: string };
+  data: T;
+}
+
+export const QueuedSingleSchema = envelope(v.looseObject({ task_id: v.string() }));
+export const QueuedBulkSchema = envelope(v.looseObject({ file_id: v.string() }));
+
+const nullableBool = v.nullish(v.boolean());
+
+export const ChecksSchema = v.looseObject({
+  syntax: nullableBool,
+  mx_found: nullableBool,
+  smtp_connected: nullableBool,
+  catch_all: nullableBool,
+  disposable: nullableBool,
+  role_account: nullableBool,
+  free_provider: nullableBool,
+});
+export type Checks = {
+  syntax: boolean | null;
+  mx_found: boolean | null;
+  smtp_connected: boolean | null;
+  catch_all: boolean | null;
+  disposable: boolean | null;
+  role_account: boolean | null;
+  free_provider: boolean | null;
+};
+
+/**
+ * `data` of /verify/single/status. Only `processing_status` is relied upon; the completed
+ * result's fields are unshown in the spec, so everything else is optional and read
+ * defensively by lib/api/verdict.ts.
+ */
+export const SingleStatusSchema = envelope(
+  v.looseObject({
+    task_id: v.optional(v.string()),
+    processing_status: v.string(),
+  }),
+);
+export type SingleStatusData = v.InferOutput<typeof SingleStatusSchema>['data'];
+
+/** The completed single result as the reference service sends it (DESIGN.md §3). */
+export interface SingleResult {
+  task_id: string;
+  processing_status: 'completed';
+  email: string;
+  status: Verdict;
+  reason: Reason;
+  mode: Mode;
+  checks: Checks;
+  mx_host: string | null;
+  suggestion: string | null;
+  credits_used: number;
+  credits_refunded: number;
+  verified_at: string;
+}
+
+export const BulkStatusSchema = envelope(
+  v.looseObject({
+    status: v.string(),
+    download_url: v.string(),
+  }),
+);
+export type BulkStatusData = v.InferOutput<typeof BulkStatusSchema>['data'];
+
+const count = v.optional(v.number(), 0);
+
+export const FileRecordSchema = v.looseObject({
+  _id: v.string(),
+  file_name: v.string(),
+  state: v.string(),
+  type: v.optional(v.string()),
+  service_name: v.optional(v.string()),
+  options: v.optional(v.looseObject({ credit_usage: count, credit_refund: count }), {
+    credit_usage: 0,
+    credit_refund: 0,
+  }),
+  meta_data: v.optional(
+    v.looseObject({ deliverable: count, undeliverable: count, unknown: count, risky: count }),
+    { deliverable: 0, undeliverable: 0, unknown: 0, risky: 0 },
+  ),
+  createdAt: v.optional(v.string()),
+  updatedAt: v.optional(v.string()),
+});
+export type FileRecord = v.InferOutput<typeof FileRecordSchema>;
+
+export const FileListSchema = envelope(
+  v.looseObject({
+    files: v.array(FileRecordSchema),
+    totalCount: v.number(),
+    page: v.number(),
+    pageSize: v.number(),
+  }),
+);
+export type FileList = v.InferOutput<typeof FileListSchema>['data'];
+
+/** The file record exactly as the reference service writes it (spec §2.4). */
+export interface ServerFileRecord {
+  _id: string;
+  file_name: string;
+  state: FileState;
+  type: 'api' | 'website';
+  service_name: string;
+  options: { credit_usage: number; credit_refund: number };
+  meta_data: { deliverable: number; undeliverable: number; unknown: number; risky: number };
+  createdAt: string;
+  updatedAt: string;
+}

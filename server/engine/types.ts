@@ -1,0 +1,48 @@
+/**
+ * The verification engine's interface, shared by the single-task runner and the bulk worker.
+ * Implementation: server/engine/*.ts. Everything here is real: DNS through Node's resolver,
+ * SMTP over TCP (EHLO, MAIL FROM, RCPT TO, RSET, QUIT; never DATA).
+ */
+import type { Checks, Mode, Reason, Verdict } from '../../lib/api/contract';
+
+export interface EngineConfig {
+  /** `host:port` list for Node's resolver; empty = system resolvers. */
+  dnsServers: string[];
+  /** TCP port used for every MX host (25 in production; a test SMTP server's port in tests). */
+  smtpPort: number;
+  heloName: string;
+  mailFrom: string;
+  /** Connect and per-command timeout. */
+  smtpTimeoutMs: number;
+  /** Delay before the single retry after a 421/450/451 answer. */
+  greylistRetryMs: number;
+  /** Allow MX hosts that resolve to private or loopback addresses (tests, intranets). */
+  allowPrivateMx: boolean;
+  /** Concurrent SMTP conversations in all. */
+  globalConcurrency: number;
+  /** Concurrent SMTP conversations per MX host. */
+  perHostConcurrency: number;
+}
+
+export interface VerificationResult {
+  /** Normalized address: trimmed, domain lowercased and in punycode. */
+  email: string;
+  status: Verdict;
+  reason: Reason;
+  checks: Checks;
+  mx_host: string | null;
+  suggestion: string | null;
+}
+
+/**
+ * Per-file caches: one MX lookup and one catch-all probe per domain per file.
+ * The single-task runner uses a fresh scope per task.
+ */
+export interface DomainScope {
+  readonly kind: 'domain-scope';
+}
+
+export interface Engine {
+  verify(email: string, mode: Mode, scope?: DomainScope): Promise<VerificationResult>;
+  newScope(): DomainScope;
+}

@@ -1,0 +1,52 @@
+import { defineConfig } from 'vitest/config';
+import { WxtVitest } from 'wxt/testing/vitest-plugin';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        // Extension modules with WXT's fake browser.
+        plugins: [WxtVitest()],
+        esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
+        test: {
+          name: 'unit',
+          include: [
+            'lib/**/*.test.{ts,tsx}',
+            'components/**/*.test.{ts,tsx}',
+            'entrypoints/**/*.test.{ts,tsx}',
+          ],
+        },
+      },
+      {
+        // The reference service: unit tests and integration tests against real DNS/SMTP servers on loopback.
+        test: {
+          name: 'server',
+          include: ['server/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        // The extension's API client against the real service over HTTP.
+        plugins: [WxtVitest()],
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        // Real Chromium and Firefox with the build:test extension loaded.
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,45 @@
+import { defineConfig } from 'wxt';
+
+// Test builds (npm run build:test) carry static host permissions for loopback, because a
+// headless browser cannot answer a permission prompt. Store builds never do.
+const testBuild = process.env.VERIMARK_TEST_BUILD === '1';
+
+export default defineConfig({
+  modules: ['@wxt-dev/webextension-polyfill'],
+  outDir: process.env.VERIMARK_OUT_DIR ?? '.output',
+  outDirTemplate: testBuild ? '{{browser}}-mv{{manifestVersion}}-test' : '{{browser}}-mv{{manifestVersion}}',
+  vite: () => ({
+    esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
+    resolve: {
+      alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
+    },
+    define: { __VERIMARK_TEST_BUILD__: JSON.stringify(testBuild) },
+  }),
+  manifest: ({ browser }) => ({
+    name: 'Verimark',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
+    permissions: [
+      'storage',
+      'alarms',
+      'notifications',
+      'contextMenus',
+      'downloads',
+      'scripting',
+      'activeTab',
+    ],
+    optional_host_permissions: ['https://*/*', 'http://*/*'],
+    host_permissions: testBuild ? ['http://127.0.0.1/*', 'http://localhost/*'] : [],
+    ...(browser === 'firefox'
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: 'verimark@verimark.dev',
+              strict_min_version: '128.0',
+              data_collection_permissions: { required: ['personallyIdentifyingInfo', 'websiteContent'] },
+            },
+          },
+        }
+      : {}),
+  }),
+});
