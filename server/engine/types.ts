@@ -22,6 +22,8 @@ export interface EngineConfig {
   globalConcurrency: number;
   /** Concurrent SMTP conversations per MX host. */
   perHostConcurrency: number;
+  /** DNS query timeout (two tries); default: smtpTimeoutMs, at most 5000. */
+  dnsTimeoutMs?: number;
 }
 
 export interface VerificationResult {

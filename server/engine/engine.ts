@@ -1,0 +1,143 @@
+/**
+ * The verification engine: syntax → flags → DNS route → SMTP probe (one greylisting retry).
+ * Implements Engine of ./types.ts; see DESIGN.md §3 for the classification.
+ */
+import type { Checks, Mode } from '../../lib/api/contract';
+import { verdictForRcpt } from './classify';
+import { createResolver, type Route, resolveRoute } from './dns-route';
+import { createLimits } from './limits';
+import { isDisposable, isFreeProvider, isRoleAccount } from './lists';
+import { memo, ScopeRegistry } from './scope';
+import { type EngineLogger, type ProbeContext, type ProbeOutcome, probe } from './smtp-probe';
+import { suggestAddress } from './suggest';
+import { checkSyntax } from './syntax';
+import type { DomainScope, Engine, EngineConfig, VerificationResult } from './types';
+
+export type { EngineLogger };
+
+const silent: EngineLogger = { debug: () => {}, warn: () => {} };
+const DEFAULT_DNS_TIMEOUT_MS = 5000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const NOT_TESTED: Checks = {
+  syntax: null,
+  mx_found: null,
+  smtp_connected: null,
+  catch_all: null,
+  disposable: null,
+  role_account: null,
+  free_provider: null,
+};
+
+/** A verdict before the normalized address, flags and suggestion are added. */
+type Decision = Omit<VerificationResult, 'email' | 'suggestion' | 'checks'> & { checks: Partial<Checks> };
+
+/** Verdicts decided by DNS alone. */
+function fromRoute(route: Exclude<Route, { kind: 'hosts' }>): Decision {
+  switch (route.kind) {
+    case 'nxdomain':
+      return {
+        status: 'undeliverable',
+        reason: 'invalid_domain',
+        mx_host: null,
+        checks: { mx_found: false },
+      };
+    case 'null-mx':
+    case 'no-mx':
+      return { status: 'undeliverable', reason: 'no_mx', mx_host: null, checks: { mx_found: false } };
+    case 'dns-error':
+      // SERVFAIL or a DNS timeout: no mail host can be determined, so none can be reached.
+      return { status: 'unknown', reason: 'smtp_unreachable', mx_host: null, checks: {} };
+  }
+}
+
+function fromProbe(outcome: ProbeOutcome, catchAllMode: boolean): Decision {
+  switch (outcome.kind) {
+    case 'answered': {
+      const catchAll = catchAllMode ? outcome.catchAll : null;
+      return {
+        ...verdictForRcpt(outcome.reply, catchAll),
+        mx_host: outcome.host,
+        checks: { smtp_connected: true, catch_all: catchAll },
+      };
+    }
+    case 'transient':
+      return {
+        status: 'unknown',
+        reason: 'greylisted',
+        mx_host: outcome.host,
+        checks: { smtp_connected: true },
+      };
+    default:
+      return {
+        status: 'unknown',
+        reason: outcome.reason,
+        mx_host: outcome.host,
+        checks: { smtp_connected: outcome.connected },
+      };
+  }
+}
+
+export function createEngine(config: EngineConfig, logger: EngineLogger = silent): Engine {
+  const dnsTimeout = config.dnsTimeoutMs ?? Math.min(config.smtpTimeoutMs, DEFAULT_DNS_TIMEOUT_MS);
+  const resolver = createResolver(config.dnsServers, dnsTimeout);
+  const ctx: ProbeContext = {
+    config,
+    resolver,
+    limits: createLimits(config.globalConcurrency, config.perHostConcurrency),
+    logger,
+  };
+  const scopes = new ScopeRegistry();
+
+  async function verify(input: string, mode: Mode, scope?: DomainScope): Promise<VerificationResult> {
+    const syntax = checkSyntax(input);
+    if (!syntax.ok) {
+      return {
+        email: syntax.email,
+        status: 'undeliverable',
+        reason: 'invalid_syntax',
+        checks: { ...NOT_TESTED, syntax: false },
+        mx_host: null,
+        suggestion: null,
+      };
+    }
+    const { email, local, domain } = syntax;
+    const state = scopes.state(scope);
+    const flags: Checks = {
+      ...NOT_TESTED,
+      syntax: true,
+      disposable: isDisposable(domain),
+      role_account: isRoleAccount(local),
+      free_provider: isFreeProvider(domain),
+    };
+    const finish = (part: Decision): VerificationResult => ({
+      email,
+      status: part.status,
+      reason: part.reason,
+      mx_host: part.mx_host,
+      checks: { ...flags, ...part.checks },
+      suggestion: suggestAddress(local, domain),
+    });
+
+    const route = await memo(state.routes, domain, () => resolveRoute(resolver, domain));
+    if (route.kind !== 'hosts') return finish(fromRoute(route));
+    const mxHost = route.hosts[0]?.name ?? null;
+    if (flags.disposable) {
+      return finish({ status: 'risky', reason: 'disposable', mx_host: mxHost, checks: { mx_found: true } });
+    }
+
+    const catchAllMode = mode === 'catch_all';
+    const request = { email, domain, hosts: route.hosts, catchAllMode, scope: state };
+    let outcome = await probe(ctx, request);
+    if (outcome.kind === 'transient') {
+      logger.debug({ email, host: outcome.host, reply: outcome.reply }, 'transient answer, retrying once');
+      await sleep(config.greylistRetryMs);
+      outcome = await probe(ctx, request);
+    }
+    const result = fromProbe(outcome, catchAllMode);
+    return finish({ ...result, checks: { mx_found: true, ...result.checks } });
+  }
+
+  return { verify, newScope: () => scopes.create() };
+}

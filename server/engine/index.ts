@@ -1,0 +1,3 @@
+/** The verification engine's public surface. */
+export { createEngine, type EngineLogger } from './engine';
+export type { DomainScope, Engine, EngineConfig, VerificationResult } from './types';

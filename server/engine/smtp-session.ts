@@ -1,0 +1,146 @@
+/**
+ * A minimal SMTP client over node:net for probing: reads (multi-line) replies, sends one
+ * command at a time, each with a timeout. It has no DATA command on purpose.
+ */
+import net from 'node:net';
+
+export interface SmtpReply {
+  code: number;
+  /** Enhanced status code (RFC 3463) from the last line, e.g. `5.1.1`, or null. */
+  enhanced: string | null;
+  /** Text of all lines, joined by a space. */
+  text: string;
+}
+
+export type SmtpFailureKind = 'connect' | 'timeout' | 'closed' | 'protocol';
+
+export class SmtpFailure extends Error {
+  constructor(
+    readonly kind: SmtpFailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SmtpFailure';
+  }
+}
+
+const REPLY_LINE = /^(\d{3})([ -])?(.*)$/;
+const ENHANCED = /^([245]\.\d{1,3}\.\d{1,3})\b/;
+const MAX_BUFFER = 64 * 1024;
+
+/** Accumulates lines into replies; exported for unit tests. */
+export class ReplyParser {
+  private buffer = '';
+  private lines: string[] = [];
+
+  /** Feeds received text; returns the replies it completed. */
+  push(chunk: string): SmtpReply[] {
+    this.buffer += chunk;
+    if (this.buffer.length > MAX_BUFFER) throw new SmtpFailure('protocol', 'reply too long');
+    const replies: SmtpReply[] = [];
+    let newline = this.buffer.indexOf('\n');
+    while (newline >= 0) {
+      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
+      this.buffer = this.buffer.slice(newline + 1);
+      const match = REPLY_LINE.exec(line);
+      if (!match) throw new SmtpFailure('protocol', `not an SMTP reply: ${line.slice(0, 80)}`);
+      this.lines.push(match[3] ?? '');
+      if (match[2] !== '-') {
+        const last = this.lines[this.lines.length - 1] ?? '';
+        replies.push({
+          code: Number(match[1]),
+          enhanced: ENHANCED.exec(last)?.[1] ?? null,
+          text: this.lines.join(' ').trim(),
+        });
+        this.lines = [];
+      }
+      newline = this.buffer.indexOf('\n');
+    }
+    return replies;
+  }
+}
+
+export interface SmtpSession {
+  greeting: SmtpReply;
+  /** Sends one command line and waits for its reply. */
+  command(line: string): Promise<SmtpReply>;
+  /** Sends QUIT (best effort, bounded by the timeout) and closes the socket. */
+  quit(): Promise<void>;
+}
+
+interface Waiter {
+  resolve(reply: SmtpReply): void;
+  reject(error: SmtpFailure): void;
+}
+
+export function openSmtpSession(address: string, port: number, timeoutMs: number): Promise<SmtpSession> {
+  const socket = net.connect({ host: address, port });
+  socket.setEncoding('latin1');
+  const parser = new ReplyParser();
+  const pending: SmtpReply[] = [];
+  let waiter: Waiter | null = null;
+  let failure: SmtpFailure | null = null;
+  let connected = false;
+
+  const fail = (error: SmtpFailure) => {
+    failure ??= error;
+    socket.destroy();
+    waiter?.reject(failure);
+    waiter = null;
+  };
+  socket.on('connect', () => {
+    connected = true;
+  });
+  socket.on('error', (error) => fail(new SmtpFailure(connected ? 'closed' : 'connect', error.message)));
+  socket.on('close', () => fail(new SmtpFailure(connected ? 'closed' : 'connect', 'connection closed')));
+  socket.on('data', (chunk: string) => {
+    try {
+      pending.push(...parser.push(chunk));
+    } catch (error) {
+      fail(error instanceof SmtpFailure ? error : new SmtpFailure('protocol', String(error)));
+    }
+    const reply = pending.shift();
+    if (reply && waiter) {
+      waiter.resolve(reply);
+      waiter = null;
+    }
+  });
+
+  const nextReply = (what: string): Promise<SmtpReply> =>
+    new Promise((resolve, reject) => {
+      const ready = pending.shift();
+      if (ready) return resolve(ready);
+      if (failure) return reject(failure);
+      // Before the TCP handshake completes this is the connect timeout (the host is unreachable).
+      const timer = setTimeout(() => {
+        const kind = connected ? 'timeout' : 'connect';
+        fail(new SmtpFailure(kind, `${connected ? what : 'connect'}: no answer in ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiter = {
+        resolve: (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      };
+    });
+
+  const command = (line: string): Promise<SmtpReply> => {
+    if (failure) return Promise.reject(failure);
+    // Never let a value smuggle a second command (or DATA) into the conversation.
+    if (/[\r\n]/.test(line)) return Promise.reject(new SmtpFailure('protocol', 'line break in a command'));
+    socket.write(`${line}\r\n`);
+    return nextReply(line.split(/[ :]/)[0] ?? line);
+  };
+
+  const quit = async (): Promise<void> => {
+    if (!failure) await command('QUIT').catch(() => undefined);
+    socket.destroy();
+  };
+
+  // The connect timeout and the greeting timeout are one and the same wait.
+  return nextReply('greeting').then((greeting) => ({ greeting, command, quit }));
+}
