@@ -35,10 +35,14 @@ export default defineConfig({
           browser_specific_settings: {
             gecko: {
               id: 'verimark@verimark.dev',
-              strict_min_version: '128.0',
+              // data_collection_permissions needs Firefox 140 (142 on Android).
+              strict_min_version: '140.0',
               data_collection_permissions: { required: ['personallyIdentifyingInfo', 'websiteContent'] },
             },
+            gecko_android: { strict_min_version: '142.0' },
           },
+          // MV2 has no optional_host_permissions: origins asked at runtime (service URL, enabled sites) go here.
+          optional_permissions: ['https://*/*', 'http://*/*'],
         }
       : {}),
   }),

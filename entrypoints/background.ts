@@ -1,3 +1,5 @@
+import { startBackground } from '@/lib/background/main';
+
 export default defineBackground(() => {
-  // Wired up in lib/background (issue 3).
+  startBackground();
 });

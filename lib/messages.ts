@@ -5,6 +5,7 @@
  */
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { FileList, Mode } from './api/contract';
+import type { ApiErrorKind } from './api/errors';
 
 /** A verdict as the extension shows it, whatever service produced it. */
 export type MarkStatus =
@@ -71,7 +72,10 @@ export interface BulkJobView {
   phase: 'uploading' | 'queued' | 'processing' | 'completed' | 'failed';
   /** 0..1 when known. */
   progress: number | null;
+  /** A human message when the job failed. */
   error: string | null;
+  /** The kind of failure (e.g. `payment_required`), when it came from the service or the network. */
+  errorKind?: ApiErrorKind | null;
   createdAt: number;
 }
 
@@ -96,6 +100,8 @@ export interface ProtocolMap {
   downloadResults(data: { fileId: string; fileName: string }): { downloadId: number | null; url: string };
   /** The popup says it is open: poll faster until it closes. */
   popupHeartbeat(): void;
+  /** "Check this page": mark the addresses of this tab once (activeTab), even on a site not enabled. */
+  checkThisPage(data: { tabId: number }): { injected: boolean };
 }
 
 export const CONTENT_SCRIPT_MESSAGES = [

@@ -1,0 +1,179 @@
+// @vitest-environment happy-dom
+import { render } from 'preact';
+import { act } from 'preact/test-utils';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import type { SettingsView } from '@/lib/messages';
+import { OptionsApp } from './options-app';
+import { needsPrompt } from './permissions';
+
+const sent: { type: string; data: unknown }[] = [];
+let answers: Record<string, unknown> = {};
+
+vi.mock('@/lib/messages', () => ({
+  sendMessage: vi.fn(async (type: string, data: unknown) => {
+    sent.push({ type, data });
+    const answer = answers[type];
+    if (answer instanceof Error) throw answer;
+    return typeof answer === 'function' ? answer(data) : answer;
+  }),
+}));
+
+const settings: SettingsView = {
+  serviceUrl: '',
+  hasApiKey: false,
+  defaultMode: 'catch_all',
+  cacheTtlHours: 168,
+  enabledSites: [],
+  autoVerifyBudget: 25,
+};
+
+let root: HTMLElement;
+
+/** The control a <label for> names, as getByLabel would find it. */
+function byLabel(text: string): HTMLInputElement {
+  const label = [...root.querySelectorAll('label')].find((item) => item.textContent === text);
+  const control = label ? root.querySelector<HTMLInputElement>(`#${label.htmlFor}`) : null;
+  if (!control) throw new Error(`no control labelled ${text}`);
+  return control;
+}
+
+function button(text: string): HTMLButtonElement {
+  const found = [...root.querySelectorAll('button')].find((item) => item.textContent === text);
+  if (!found) throw new Error(`no button ${text}`);
+  return found;
+}
+
+async function type(input: HTMLInputElement, value: string) {
+  await act(() => {
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+
+const flush = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
+const status = () => root.querySelector('[role=status]')?.textContent ?? '';
+
+beforeEach(async () => {
+  fakeBrowser.reset();
+  sent.length = 0;
+  answers = {
+    getSettings: settings,
+    saveSettings: (patch: Partial<SettingsView> & { apiKey?: string }) => ({
+      ...settings,
+      ...patch,
+      hasApiKey: true,
+    }),
+  };
+  root = document.createElement('div');
+  document.body.append(root);
+  await act(() => render(<OptionsApp />, root));
+  await flush();
+});
+afterEach(() => {
+  render(null, root);
+  root.remove();
+  vi.restoreAllMocks();
+});
+
+describe('the options page', () => {
+  it('has labelled Service URL and API key fields, Save and Test connection', () => {
+    expect(byLabel('Service URL').type).toBe('url');
+    expect(byLabel('API key').type).toBe('password');
+    expect(button('Save')).toBeTruthy();
+    expect(button('Test connection')).toBeTruthy();
+  });
+
+  it('refuses a plain-http URL outside localhost without saving', async () => {
+    await type(byLabel('Service URL'), 'http://verify.example.com');
+    await act(() => button('Save').click());
+    await flush();
+    expect(status()).toMatch(/https/);
+    expect(sent.map((m) => m.type)).not.toContain('saveSettings');
+  });
+
+  it('asks for the service origin, then saves URL and key', async () => {
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    await type(byLabel('Service URL'), 'https://verify.example.com/');
+    await type(byLabel('API key'), 'k-123');
+    await act(() => button('Save').click());
+    await flush();
+    expect(request).toHaveBeenCalledWith({ origins: ['https://verify.example.com/*'] });
+    expect(sent.find((m) => m.type === 'saveSettings')?.data).toMatchObject({
+      serviceUrl: 'https://verify.example.com/',
+      apiKey: 'k-123',
+    });
+    expect(status()).toBe('Saved.');
+    expect(byLabel('API key').value).toBe('');
+  });
+
+  it('does not save when the permission is refused', async () => {
+    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    await type(byLabel('Service URL'), 'https://verify.example.com');
+    await act(() => button('Save').click());
+    await flush();
+    expect(sent.map((m) => m.type)).not.toContain('saveSettings');
+    expect(status()).toMatch(/not granted/);
+  });
+
+  it('reports each Test connection outcome', async () => {
+    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    await type(byLabel('Service URL'), 'http://127.0.0.1:8787');
+    const outcomes: [unknown, RegExp][] = [
+      [{ ok: true }, /OK/],
+      [{ ok: false, kind: 'invalid_key', message: 'Invalid API key' }, /Invalid key/],
+      [{ ok: false, kind: 'payment_required', message: 'x' }, /Payment required/],
+      [{ ok: false, kind: 'rate_limited', message: 'x' }, /Rate limited/],
+      [{ ok: false, kind: 'unreachable', message: 'x' }, /Unreachable/],
+    ];
+    for (const [answer, text] of outcomes) {
+      answers.testConnection = answer;
+      await act(() => button('Test connection').click());
+      await flush();
+      expect(status()).toMatch(text);
+    }
+    expect(sent.filter((m) => m.type === 'testConnection').at(-1)?.data).toEqual({
+      serviceUrl: 'http://127.0.0.1:8787',
+    });
+  });
+
+  it('adds a site after its permission is granted, and removes it', async () => {
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    const release = vi.spyOn(fakeBrowser.permissions, 'remove').mockResolvedValue(true);
+    let sites: string[] = [];
+    answers.getSettings = () => ({ ...settings, enabledSites: sites });
+    answers.saveSettings = (patch: { enabledSites: string[] }) => {
+      sites = patch.enabledSites;
+      return { ...settings, enabledSites: sites };
+    };
+    await type(byLabel('Add site'), 'https://CRM.example.com/contacts');
+    await act(() => button('Add').click());
+    await flush();
+    expect(request).toHaveBeenCalledWith({ origins: ['*://*.crm.example.com/*'] });
+    expect(sites).toEqual(['crm.example.com']);
+    expect(root.querySelector('.sites')?.textContent).toContain('crm.example.com');
+    await act(() => button('Remove crm.example.com').click());
+    await flush();
+    expect(sites).toEqual([]);
+    expect(release).toHaveBeenCalled();
+    expect(root.querySelector('.sites')).toBeNull();
+  });
+
+  it('does not add a site whose permission is refused', async () => {
+    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    await type(byLabel('Add site'), 'crm.example.com');
+    await act(() => button('Add').click());
+    await flush();
+    expect(sent.map((m) => m.type)).not.toContain('saveSettings');
+    expect(root.querySelector('[role=alert]')?.textContent).toMatch(/not granted/);
+  });
+});
+
+describe('permission prompts', () => {
+  it('are skipped for loopback in the test build only', () => {
+    expect(needsPrompt('127.0.0.1', true)).toBe(false);
+    expect(needsPrompt('localhost', true)).toBe(false);
+    expect(needsPrompt('127.0.0.1', false)).toBe(true);
+    expect(needsPrompt('verify.example.com', true)).toBe(true);
+  });
+});

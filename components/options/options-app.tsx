@@ -1,0 +1,29 @@
+/** The options page: settings form and enabled sites. */
+import { useEffect, useState } from 'preact/hooks';
+import { fromMessageError } from '@/lib/api/errors';
+import { msg } from '@/lib/background/i18n';
+import { type SettingsView, sendMessage } from '@/lib/messages';
+import { SettingsForm } from './settings-form';
+import { SitesSection } from './sites-section';
+
+export function OptionsApp() {
+  const [view, setView] = useState<SettingsView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    sendMessage('getSettings').then(setView, (err: unknown) => setError(fromMessageError(err).message));
+  }, []);
+
+  return (
+    <main>
+      <h1>{msg('options_title', 'Verimark settings')}</h1>
+      {error && <p role="alert">{error}</p>}
+      {view && (
+        <>
+          <SettingsForm view={view} onSaved={setView} />
+          <SitesSection view={view} onSaved={setView} />
+        </>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,157 @@
+/** Service URL, API key, default mode, cache lifetime and budget, with "Save" and "Test connection". */
+import { useState } from 'preact/hooks';
+import { MODES, type Mode } from '@/lib/api/contract';
+import { fromMessageError } from '@/lib/api/errors';
+import { checkServiceUrl } from '@/lib/api/service-url';
+import { msg } from '@/lib/background/i18n';
+import { type SettingsPatch, type SettingsView, sendMessage } from '@/lib/messages';
+import { connectionText } from './connection-test';
+import { requestServiceOrigin } from './permissions';
+
+interface Props {
+  view: SettingsView;
+  onSaved: (view: SettingsView) => void;
+}
+
+type Status = { tone: 'ok' | 'error' | 'busy'; text: string } | null;
+
+export function SettingsForm({ view, onSaved }: Props) {
+  const [serviceUrl, setServiceUrl] = useState(view.serviceUrl);
+  const [apiKey, setApiKey] = useState('');
+  const [mode, setMode] = useState<Mode>(view.defaultMode);
+  const [ttl, setTtl] = useState(String(view.cacheTtlHours));
+  const [budget, setBudget] = useState(String(view.autoVerifyBudget));
+  const [status, setStatus] = useState<Status>(null);
+
+  /** Checks the URL and asks for its origin; must run first in a click handler (user gesture). */
+  const prepareUrl = async (): Promise<boolean> => {
+    if (serviceUrl.trim() === '') return true;
+    const check = checkServiceUrl(serviceUrl);
+    if (!check.ok) {
+      setStatus({ tone: 'error', text: check.message });
+      return false;
+    }
+    if (!(await requestServiceOrigin(check.origin))) {
+      setStatus({
+        tone: 'error',
+        text: msg(
+          'options_permission_denied',
+          'Permission to reach $1 was not granted, so the settings were not saved.',
+          [check.origin],
+        ),
+      });
+      return false;
+    }
+    return true;
+  };
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    if (!(await prepareUrl())) return;
+    const patch: SettingsPatch = {
+      serviceUrl,
+      defaultMode: mode,
+      cacheTtlHours: Number(ttl),
+      autoVerifyBudget: Number(budget),
+    };
+    if (apiKey.trim() !== '') patch.apiKey = apiKey;
+    try {
+      const saved = await sendMessage('saveSettings', patch);
+      setApiKey('');
+      setServiceUrl(saved.serviceUrl);
+      onSaved(saved);
+      setStatus({ tone: 'ok', text: msg('options_saved', 'Saved.') });
+    } catch (err) {
+      setStatus({ tone: 'error', text: fromMessageError(err).message });
+    }
+  };
+
+  const test = async () => {
+    if (!(await prepareUrl())) return;
+    setStatus({ tone: 'busy', text: msg('options_testing', 'Testing…') });
+    try {
+      const input = { serviceUrl, ...(apiKey.trim() ? { apiKey } : {}) };
+      const result = await sendMessage('testConnection', input);
+      setStatus({ tone: result.ok ? 'ok' : 'error', text: connectionText(result) });
+    } catch (err) {
+      setStatus({ tone: 'error', text: fromMessageError(err).message });
+    }
+  };
+
+  return (
+    <form class="card" onSubmit={save} noValidate>
+      <h2>{msg('options_connection_heading', 'Service')}</h2>
+      <label for="service-url">{msg('options_service_url', 'Service URL')}</label>
+      <input
+        id="service-url"
+        name="serviceUrl"
+        type="url"
+        autoComplete="url"
+        value={serviceUrl}
+        placeholder="https://verify.example.com"
+        aria-describedby="service-url-hint"
+        onInput={(e) => setServiceUrl(e.currentTarget.value)}
+      />
+      <p id="service-url-hint" class="hint">
+        {msg(
+          'options_service_url_hint',
+          'The address of the verification service. Plain http is allowed only for localhost.',
+        )}
+      </p>
+
+      <label for="api-key">{msg('options_api_key', 'API key')}</label>
+      <input
+        id="api-key"
+        name="apiKey"
+        type="password"
+        autoComplete="off"
+        value={apiKey}
+        aria-describedby={view.hasApiKey ? 'api-key-hint' : undefined}
+        onInput={(e) => setApiKey(e.currentTarget.value)}
+      />
+      {view.hasApiKey && (
+        <p id="api-key-hint" class="hint">
+          {msg('options_api_key_stored', 'A key is stored. Leave empty to keep it.')}
+        </p>
+      )}
+
+      <h2>{msg('options_verification_heading', 'Verification')}</h2>
+      <label for="default-mode">{msg('options_default_mode', 'Default mode')}</label>
+      <select id="default-mode" value={mode} onChange={(e) => setMode(e.currentTarget.value as Mode)}>
+        {MODES.map((value) => (
+          <option key={value} value={value}>
+            {msg(`options_mode_${value}`, value)}
+          </option>
+        ))}
+      </select>
+      <label for="cache-ttl">{msg('options_cache_ttl', 'Cache lifetime (hours)')}</label>
+      <input
+        id="cache-ttl"
+        type="number"
+        min={0}
+        max={8760}
+        value={ttl}
+        onInput={(e) => setTtl(e.currentTarget.value)}
+      />
+      <label for="budget">{msg('options_budget', 'Automatic verifications per page')}</label>
+      <input
+        id="budget"
+        type="number"
+        min={0}
+        max={10000}
+        value={budget}
+        onInput={(e) => setBudget(e.currentTarget.value)}
+      />
+
+      <div class="actions">
+        <button type="submit">{msg('options_save', 'Save')}</button>
+        <button type="button" onClick={test}>
+          {msg('options_test', 'Test connection')}
+        </button>
+      </div>
+      <p class={`status ${status?.tone ?? ''}`} role="status" aria-live="polite" data-testid="options-status">
+        {status?.text ?? ''}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * The sites where addresses are marked. Adding a site asks for its host permission (a user
+ * gesture) and saves it (components/site-toggle/enable-site.ts, shared with the popup); the
+ * content script is registered at runtime from `enabledSites` (onEnabledSitesChange in
+ * lib/storage/settings.ts is the hook).
+ */
+import { useState } from 'preact/hooks';
+import { fromMessageError } from '@/lib/api/errors';
+import { msg } from '@/lib/background/i18n';
+import { type SettingsView, sendMessage } from '@/lib/messages';
+import { disableSite, enableSite } from '../site-toggle/enable-site';
+
+interface Props {
+  view: SettingsView;
+  onSaved: (view: SettingsView) => void;
+}
+
+export function SitesSection({ view, onSaved }: Props) {
+  const [site, setSite] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const run = async (work: () => Promise<string | null>) => {
+    try {
+      setError(await work());
+      onSaved(await sendMessage('getSettings'));
+    } catch (err) {
+      setError(fromMessageError(err).message);
+    }
+  };
+
+  // enableSite asks for the permission first thing: it must run straight from the click.
+  const add = (event: Event) => {
+    event.preventDefault();
+    if (site.trim() === '') return;
+    const pending = enableSite(site);
+    void run(async () => {
+      const result = await pending;
+      if (!result.ok) return result.message;
+      setSite('');
+      return null;
+    });
+  };
+
+  const remove = (host: string) =>
+    void run(async () => {
+      await disableSite(host);
+      return null;
+    });
+
+  return (
+    <section class="card" aria-labelledby="sites-heading">
+      <h2 id="sites-heading">{msg('options_sites_heading', 'Sites')}</h2>
+      <p class="hint">{msg('options_sites_hint', 'Addresses are marked only on these sites.')}</p>
+      {view.enabledSites.length === 0 ? (
+        <p>{msg('options_sites_empty', 'No sites yet.')}</p>
+      ) : (
+        <ul class="sites" aria-labelledby="sites-heading">
+          {view.enabledSites.map((host) => (
+            <li key={host}>
+              <span>{host}</span>
+              <button type="button" onClick={() => remove(host)}>
+                {msg('options_site_remove', 'Remove $1', [host])}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form class="site-add" onSubmit={add}>
+        <label for="site-add">{msg('options_site_add_label', 'Add site')}</label>
+        <input
+          id="site-add"
+          type="text"
+          value={site}
+          placeholder="crm.example.com"
+          onInput={(e) => setSite(e.currentTarget.value)}
+        />
+        <button type="submit">{msg('options_site_add', 'Add')}</button>
+      </form>
+      {error && (
+        <p class="status error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

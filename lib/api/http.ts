@@ -1,0 +1,113 @@
+/**
+ * One HTTP exchange with the service: fetch, map failures to typed ApiErrors, validate the body.
+ * No retries here (lib/api/retry.ts decides what may be repeated).
+ */
+import * as v from 'valibot';
+import { API_KEY_HEADER, ErrorBodySchema } from './contract';
+import { ApiError, type ApiErrorKind } from './errors';
+
+export interface HttpConfig {
+  baseUrl: string;
+  apiKey: string;
+  /** Per-request timeout; defaults to 30 s (uploads get longer, see client.ts). */
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  json?: unknown;
+  form?: FormData;
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Seconds from a Retry-After header: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return null;
+  return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+export function buildUrl(baseUrl: string, path: string, query?: HttpRequest['query']): string {
+  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  return url.toString();
+}
+
+function kindOf(status: number): ApiErrorKind {
+  if (status === 401 || status === 403) return 'invalid_key';
+  if (status === 402) return 'payment_required';
+  if (status === 404) return 'not_found';
+  if (status === 413) return 'too_large';
+  if (status === 429) return 'rate_limited';
+  if (status >= 500) return 'server';
+  return 'bad_request';
+}
+
+async function errorFrom(res: Response): Promise<ApiError> {
+  let message = res.statusText || `HTTP ${res.status}`;
+  try {
+    const parsed = v.safeParse(ErrorBodySchema, await res.json());
+    if (parsed.success) message = parsed.output.message;
+  } catch {
+    // Not JSON: keep the status text.
+  }
+  const retryAfter = res.status === 429 ? parseRetryAfter(res.headers.get('retry-after')) : null;
+  return new ApiError(kindOf(res.status), message, res.status, retryAfter);
+}
+
+/** Sends one request and returns the validated body of a 2xx response. */
+export async function send<S extends v.GenericSchema>(
+  config: HttpConfig,
+  request: HttpRequest,
+  schema: S,
+): Promise<v.InferOutput<S>> {
+  const headers: Record<string, string> = { [API_KEY_HEADER]: config.apiKey, accept: 'application/json' };
+  let body: BodyInit | undefined;
+  if (request.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(request.json);
+  } else if (request.form) {
+    body = request.form;
+  }
+  const doFetch = config.fetch ?? globalThis.fetch.bind(globalThis);
+  let res: Response;
+  try {
+    res = await doFetch(buildUrl(config.baseUrl, request.path, request.query), {
+      method: request.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(request.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ApiError('network', `Cannot reach the service (${reason})`);
+  }
+  if (!res.ok) throw await errorFrom(res);
+  let json: unknown;
+  try {
+    json = await res.json();
+  } catch {
+    throw new ApiError('server', 'The service sent a response that is not JSON', res.status);
+  }
+  const parsed = v.safeParse(schema, json);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    const where = issue ? v.getDotPath(issue) : null;
+    throw new ApiError(
+      'server',
+      `Unexpected response from the service${where ? ` (at ${where})` : ''}`,
+      res.status,
+    );
+  }
+  return parsed.output;
+}

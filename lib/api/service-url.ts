@@ -1,0 +1,42 @@
+/**
+ * Which service URLs are accepted: HTTPS, or plain HTTP to loopback only (the key travels in a
+ * header and must not cross a network in clear text).
+ */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export type ServiceUrlCheck =
+  | { ok: true; url: string; origin: string; loopback: boolean }
+  | { ok: false; message: string };
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.has(hostname.toLowerCase());
+}
+
+export function checkServiceUrl(input: string): ServiceUrlCheck {
+  const trimmed = input.trim();
+  if (trimmed === '') return { ok: false, message: 'Enter the service URL.' };
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return { ok: false, message: 'This is not a valid URL.' };
+  }
+  if (url.username || url.password) return { ok: false, message: 'The URL must not contain credentials.' };
+  const loopback = isLoopbackHost(url.hostname);
+  if (url.protocol === 'http:' && !loopback) {
+    return { ok: false, message: 'Use an https:// URL (plain http is allowed only for localhost).' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return { ok: false, message: 'Use an https:// URL.' };
+  }
+  url.search = '';
+  url.hash = '';
+  const normalized = url.toString().replace(/\/+$/, '');
+  return { ok: true, url: normalized, origin: url.origin, loopback };
+}
+
+/** The match pattern for a host permission on the service's origin. */
+export function originPattern(origin: string): string {
+  const url = new URL(origin);
+  return `${url.protocol}//${url.hostname}/*`;
+}

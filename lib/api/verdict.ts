@@ -1,0 +1,179 @@
+/**
+ * Reads a completed single result into a VerdictView, defensively (DESIGN.md §3): known field
+ * names and their synonyms from other services are understood, everything else is kept raw
+ * in `extra` so it can be shown rather than dropped.
+ */
+import type { MarkStatus, VerdictView } from '../messages';
+import { normalizeEmail } from './address';
+
+type Verdict = Extract<MarkStatus, 'deliverable' | 'undeliverable' | 'risky' | 'unknown'>;
+
+const SYNONYMS: Record<string, Verdict> = {};
+const add = (verdict: Verdict, words: string[]) => {
+  for (const word of words) SYNONYMS[word] = verdict;
+};
+add('deliverable', ['deliverable', 'valid', 'ok', 'good', 'safe', 'accepted', 'verified', 'exists', 'true']);
+add('undeliverable', [
+  'undeliverable',
+  'invalid',
+  'bad',
+  'rejected',
+  'bounce',
+  'bounced',
+  'not_exists',
+  'false',
+]);
+add('risky', [
+  'risky',
+  'catch_all',
+  'catchall',
+  'accept_all',
+  'acceptall',
+  'disposable',
+  'spamtrap',
+  'do_not_mail',
+]);
+add('unknown', ['unknown', 'undetermined', 'unverifiable', 'timeout', 'greylisted']);
+
+/** Fields that may carry the verdict, in order of preference. */
+const VERDICT_FIELDS = ['status', 'result', 'verdict', 'email_status', 'state'];
+const REASON_FIELDS = ['reason', 'sub_status', 'status_reason', 'result_reason'];
+const MX_FIELDS = ['mx_host', 'mx_record', 'mx'];
+const SUGGESTION_FIELDS = ['suggestion', 'did_you_mean', 'suggested_correction'];
+const TIME_FIELDS = ['verified_at', 'checked_at', 'updatedAt', 'updated_at'];
+/** Known fields that are not shown: bookkeeping of the task. */
+const BOOKKEEPING = [
+  'task_id',
+  'processing_status',
+  'email',
+  'mode',
+  'credits_used',
+  'credits_refunded',
+  'checks',
+];
+
+/** Top-level booleans some services send instead of a `checks` object → our check names. */
+const CHECK_ALIASES: Record<string, string> = {
+  syntax: 'syntax',
+  format_valid: 'syntax',
+  mx_found: 'mx_found',
+  has_mx: 'mx_found',
+  smtp_connected: 'smtp_connected',
+  smtp_check: 'smtp_connected',
+  catch_all: 'catch_all',
+  is_catch_all: 'catch_all',
+  accept_all: 'catch_all',
+  disposable: 'disposable',
+  is_disposable: 'disposable',
+  role_account: 'role_account',
+  is_role_account: 'role_account',
+  role: 'role_account',
+  free_provider: 'free_provider',
+  is_free_provider: 'free_provider',
+  free: 'free_provider',
+  free_email: 'free_provider',
+};
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Maps a word from any service to our verdict, or null when it is not one. */
+export function verdictOf(value: unknown): Verdict | null {
+  if (typeof value === 'boolean') return value ? 'deliverable' : 'undeliverable';
+  if (typeof value !== 'string') return null;
+  const word = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  return SYNONYMS[word] ?? null;
+}
+
+/** The first non-empty string among `fields`; null and empty values count as read too. */
+function firstString(data: Record<string, unknown>, fields: string[], used: Set<string>): string | null {
+  let found: string | null = null;
+  for (const field of fields) {
+    const value = data[field];
+    if (value === null || value === '') used.add(field);
+    if (found === null && typeof value === 'string' && value.trim() !== '') {
+      used.add(field);
+      found = value;
+    }
+  }
+  return found;
+}
+
+function findVerdict(data: Record<string, unknown>, used: Set<string>): Verdict | null {
+  for (const field of VERDICT_FIELDS) {
+    const value = data[field];
+    const verdict = isRecord(value) ? null : verdictOf(value);
+    if (verdict) {
+      used.add(field);
+      return verdict;
+    }
+  }
+  return null;
+}
+
+function readChecks(data: Record<string, unknown>, used: Set<string>): Record<string, boolean | null> {
+  const checks: Record<string, boolean | null> = {};
+  for (const [field, name] of Object.entries(CHECK_ALIASES)) {
+    const value = data[field];
+    if (typeof value === 'boolean' && !used.has(field)) {
+      checks[name] = value;
+      used.add(field);
+    }
+  }
+  const nested = data.checks;
+  if (isRecord(nested)) {
+    for (const [name, value] of Object.entries(nested)) {
+      if (typeof value === 'boolean' || value === null) checks[name] = value;
+    }
+  }
+  return checks;
+}
+
+function readTime(data: Record<string, unknown>, used: Set<string>, now: number): number {
+  for (const field of TIME_FIELDS) {
+    const value = data[field];
+    const time =
+      typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value : Number.NaN;
+    if (!Number.isNaN(time)) {
+      used.add(field);
+      return time;
+    }
+  }
+  return now;
+}
+
+/**
+ * The verdict of a completed result. A nested `result` object (some services wrap it) is read
+ * as well; a result without any recognisable verdict is `unknown`, with its fields in `extra`.
+ */
+export function readVerdict(
+  raw: Record<string, unknown>,
+  requestedEmail: string,
+  now = Date.now(),
+): VerdictView {
+  const inner = isRecord(raw.result) ? raw.result : {};
+  const data: Record<string, unknown> = { ...inner, ...raw };
+  if (isRecord(raw.result)) delete data.result;
+  const used = new Set<string>(BOOKKEEPING);
+  const status = findVerdict(data, used) ?? 'unknown';
+  const checks = readChecks(data, used);
+  const email = typeof data.email === 'string' ? normalizeEmail(data.email) : normalizeEmail(requestedEmail);
+  const view: VerdictView = {
+    email,
+    status,
+    reason: firstString(data, REASON_FIELDS, used),
+    checks,
+    mxHost: firstString(data, MX_FIELDS, used),
+    suggestion: firstString(data, SUGGESTION_FIELDS, used),
+    verifiedAt: readTime(data, used, now),
+    cached: false,
+    extra: {},
+  };
+  for (const [field, value] of Object.entries(data)) {
+    if (!used.has(field) && value !== undefined) view.extra[field] = value;
+  }
+  return view;
+}

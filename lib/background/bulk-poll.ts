@@ -1,0 +1,82 @@
+/**
+ * Polls the status of bulk files that are queued or processing, records their phase and
+ * progress, and notifies once when a file completes or fails.
+ */
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { BulkJobView } from '../messages';
+import { updateBadge } from './badge';
+import { type BulkJob, getJobs, updateBulkJob } from './jobs';
+import { notifyBulkFinished } from './notify';
+import { getClient } from './service';
+
+/** Our phase for a `data.status` (or file `state`) of any service. */
+export function phaseOf(status: string, downloadUrl = ''): BulkJobView['phase'] {
+  const word = status.trim().toLowerCase();
+  if (['completed', 'complete', 'done', 'finished', 'success'].includes(word) || downloadUrl !== '')
+    return 'completed';
+  if (['failed', 'error', 'cancelled', 'canceled'].includes(word)) return 'failed';
+  if (['processing', 'running', 'in_progress'].includes(word)) return 'processing';
+  return 'queued';
+}
+
+/** Progress 0..1 from the file record's counts (they grow while processing). */
+async function progressOf(client: ApiClient, job: BulkJob): Promise<number | null> {
+  try {
+    const list = await client.listFiles({ page: 1, pageSize: 25, search: job.fileName });
+    const record = list.files.find((file) => file._id === job.fileId);
+    if (!record) return job.progress;
+    const { deliverable, undeliverable, unknown, risky } = record.meta_data;
+    const total = record.options.credit_usage;
+    if (!total) return job.progress;
+    return Math.min(1, (deliverable + undeliverable + unknown + risky) / total);
+  } catch {
+    return job.progress;
+  }
+}
+
+async function pollOne(client: ApiClient, job: BulkJob): Promise<void> {
+  if (!job.fileId) return;
+  let phase: BulkJobView['phase'];
+  try {
+    const status = await client.bulkStatus(job.fileId);
+    phase = phaseOf(status.status, status.download_url);
+  } catch (err) {
+    if (err instanceof ApiError && err.kind === 'not_found') {
+      await updateBulkJob(job.id, () => ({ phase: 'failed', error: err.message, errorKind: err.kind }));
+      return;
+    }
+    throw err;
+  }
+  const progress =
+    phase === 'completed' ? 1 : phase === 'processing' ? await progressOf(client, job) : job.progress;
+  const finished = phase === 'completed' || phase === 'failed';
+  let first = false;
+  const updated = await updateBulkJob(job.id, (current) => {
+    // Decided inside the transaction, so two overlapping polls notify once.
+    first = finished && !current.notified;
+    const error =
+      phase === 'failed' ? (current.error ?? 'The service could not process the file') : current.error;
+    return { phase, progress, error, notified: current.notified || finished };
+  });
+  if (updated && first) {
+    await notifyBulkFinished(updated.fileName, phase as 'completed' | 'failed', updated.error);
+  }
+}
+
+/** One round over all running bulk files. Errors of one file do not stop the others. */
+export async function pollBulkJobs(): Promise<void> {
+  const jobs = (await getJobs()).filter(
+    (job): job is BulkJob => job.kind === 'bulk' && (job.phase === 'queued' || job.phase === 'processing'),
+  );
+  if (jobs.length === 0) return;
+  const client = await getClient();
+  for (const job of jobs) {
+    try {
+      await pollOne(client, job);
+    } catch (err) {
+      console.warn('[verimark] bulk status', job.fileId, err);
+    }
+  }
+  await updateBadge();
+}

@@ -1,0 +1,116 @@
+/**
+ * Bulk uploads: the popup stores the CSV in IndexedDB and asks for an upload; the background
+ * reads it and sends it, so closing the popup loses nothing. The upload spends credits and is
+ * never repeated: one interrupted by a worker stop is marked failed, not re-sent.
+ */
+import { browser } from 'wxt/browser';
+import type { Mode } from '../api/contract';
+import { ApiError } from '../api/errors';
+import type { BulkJobView } from '../messages';
+import { deleteUploadBlob, takeUploadBlob } from '../storage/upload-blobs';
+import { updateBadge } from './badge';
+import { msg } from './i18n';
+import { addJob, type BulkJob, getJobs, toBulkView, updateBulkJob } from './jobs';
+import { notifyBulkFinished } from './notify';
+import { ensurePollAlarm } from './scheduler';
+import { getClient } from './service';
+
+export interface UploadRequest {
+  blobKey: string;
+  fileName: string;
+  emailColumn: string;
+  mode: Mode;
+}
+
+const KEEPALIVE_MS = 20_000;
+/** Uploads running in this worker. */
+const activeUploads = new Set<string>();
+
+/** Keeps an MV3 worker alive during a long upload (an extension API call resets its idle timer). */
+async function keepAlive<T>(work: Promise<T>): Promise<T> {
+  const timer = setInterval(() => {
+    browser.runtime.getPlatformInfo().catch(() => undefined);
+  }, KEEPALIVE_MS);
+  try {
+    return await work;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function upload(job: BulkJob): Promise<void> {
+  try {
+    const file = await takeUploadBlob(job.blobKey);
+    if (!file)
+      throw new ApiError(
+        'bad_request',
+        msg('bg_upload_blob_missing', 'The file to upload is gone: choose it again'),
+      );
+    const client = await getClient();
+    const { fileId } = await keepAlive(
+      client.verifyBulk({
+        file,
+        fileName: job.fileName,
+        emailColumn: job.emailColumn || undefined,
+        mode: job.mode,
+      }),
+    );
+    await updateBulkJob(job.id, () => ({ fileId, phase: 'queued', progress: 0 }));
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    const errorKind = err instanceof ApiError ? err.kind : 'server';
+    await updateBulkJob(job.id, () => ({ phase: 'failed', error: message, errorKind, notified: true }));
+    await notifyBulkFinished(job.fileName, 'failed', message);
+  } finally {
+    activeUploads.delete(job.id);
+    await deleteUploadBlob(job.blobKey);
+    await Promise.all([updateBadge(), ensurePollAlarm()]);
+  }
+}
+
+/** Records the job, starts the upload and returns at once (the popup may close). */
+export async function startBulkUpload(
+  request: UploadRequest,
+): Promise<{ view: BulkJobView; done: Promise<void> }> {
+  const now = Date.now();
+  const job: BulkJob = {
+    kind: 'bulk',
+    id: `bulk-${now.toString(36)}-${crypto.randomUUID().slice(0, 8)}`,
+    fileId: null,
+    fileName: request.fileName,
+    phase: 'uploading',
+    progress: null,
+    error: null,
+    createdAt: now,
+    blobKey: request.blobKey,
+    emailColumn: request.emailColumn,
+    mode: request.mode,
+    notified: false,
+    updatedAt: now,
+  };
+  activeUploads.add(job.id);
+  await addJob(job);
+  await updateBadge();
+  return { view: toBulkView(job), done: upload(job) };
+}
+
+/**
+ * After a worker restart: an upload that was under way may or may not have reached the service,
+ * so it is marked failed (the file list shows whether it arrived) instead of being sent twice.
+ */
+export async function failInterruptedUploads(): Promise<void> {
+  for (const job of await getJobs()) {
+    if (job.kind !== 'bulk' || job.phase !== 'uploading' || activeUploads.has(job.id)) continue;
+    const text = msg(
+      'bg_upload_interrupted',
+      'The upload was interrupted. Check the file list before uploading it again.',
+    );
+    await updateBulkJob(job.id, () => ({
+      phase: 'failed',
+      error: text,
+      errorKind: 'network',
+      notified: true,
+    }));
+    await deleteUploadBlob(job.blobKey);
+  }
+}

@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { PATHS } from '../api/contract';
+import { startScriptedServer } from '../api/testing/scripted-server';
+import { putUploadBlob, takeUploadBlob } from '../storage/upload-blobs';
+import { pollBulkJobs } from './bulk-poll';
+import { failInterruptedUploads, startBulkUpload } from './bulk-upload';
+import { downloadResults, resultFileName } from './downloads';
+import { addJob, type BulkJob, getJobs } from './jobs';
+import { ensurePollAlarm, onPopupHeartbeat, POLL_ALARM } from './scheduler';
+import { configure, countRequests, fakeService, resetBackground } from './testing/setup';
+
+let server: Awaited<ReturnType<typeof startScriptedServer>>;
+let service: ReturnType<typeof fakeService>;
+
+const bulkJobs = async () => (await getJobs()).filter((job): job is BulkJob => job.kind === 'bulk');
+const notifications = async () =>
+  Object.values(await fakeBrowser.notifications.getAll()) as { title: string; message: string }[];
+
+async function uploaded(): Promise<BulkJob> {
+  await putUploadBlob('blob-1', new Blob(['Name,E-mail\nAnn,ann@example.com\n'], { type: 'text/csv' }));
+  const { view, done } = await startBulkUpload({
+    blobKey: 'blob-1',
+    fileName: 'leads.csv',
+    emailColumn: 'E-mail',
+    mode: 'non_catch_all',
+  });
+  expect(view.phase).toBe('uploading');
+  await done;
+  const [job] = await bulkJobs();
+  if (!job) throw new Error('no job');
+  return job;
+}
+
+beforeAll(async () => {
+  server = await startScriptedServer(() => ({ status: 500 }));
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  await resetBackground();
+  await configure(server.url);
+  service = fakeService();
+  server.setScript(service.script);
+  server.requests.length = 0;
+});
+
+describe('startBulkUpload', () => {
+  it('uploads the Blob the popup stored, with all form fields, then forgets the Blob', async () => {
+    const job = await uploaded();
+    const form = service.state.uploads[0];
+    expect([form?.get('fileName'), form?.get('emailColumn'), form?.get('mode')]).toEqual([
+      'leads.csv',
+      'E-mail',
+      'non_catch_all',
+    ]);
+    const file = form?.get('file');
+    expect(file instanceof Blob ? await file.text() : null).toBe('Name,E-mail\nAnn,ann@example.com\n');
+    expect(job).toMatchObject({ fileId: 'file-1', phase: 'queued', error: null });
+    expect(await takeUploadBlob('blob-1')).toBeUndefined();
+    expect(await fakeBrowser.alarms.get(POLL_ALARM)).toMatchObject({ periodInMinutes: 0.5 });
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('1');
+  });
+
+  it('records a refused upload as failed with its typed error, and never re-sends it', async () => {
+    service.state.override[PATHS.bulk] = {
+      status: 402,
+      body: { error: 402, message: 'Insufficient credits' },
+    };
+    const job = await uploaded();
+    expect(job).toMatchObject({
+      phase: 'failed',
+      error: 'Insufficient credits',
+      errorKind: 'payment_required',
+    });
+    expect(countRequests(server.requests, PATHS.bulk)).toBe(1);
+    expect((await notifications())[0]?.title).toBe('Bulk verification failed');
+  });
+
+  it('fails an upload whose Blob is missing without calling the service', async () => {
+    const { done } = await startBulkUpload({
+      blobKey: 'nothing',
+      fileName: 'x.csv',
+      emailColumn: '',
+      mode: 'catch_all',
+    });
+    await done;
+    expect((await bulkJobs())[0]?.phase).toBe('failed');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('marks uploads interrupted by a worker stop as failed instead of re-sending them', async () => {
+    const now = Date.now();
+    await addJob({
+      kind: 'bulk',
+      id: 'b-old',
+      fileId: null,
+      fileName: 'old.csv',
+      phase: 'uploading',
+      progress: null,
+      error: null,
+      createdAt: now,
+      blobKey: 'blob-old',
+      emailColumn: 'Email',
+      mode: 'catch_all',
+      notified: false,
+      updatedAt: now,
+    });
+    await failInterruptedUploads();
+    const [job] = await bulkJobs();
+    expect(job?.phase).toBe('failed');
+    expect(job?.error).toMatch(/interrupted/);
+    expect(job?.errorKind).toBe('network');
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('pollBulkJobs', () => {
+  it('follows a file through processing to completion and notifies once', async () => {
+    service.state.bulkStatuses = [
+      { status: 'processing', download_url: '' },
+      { status: 'completed', download_url: `${server.url}/downloads/file-1.csv?sig=1` },
+    ];
+    await uploaded();
+    await pollBulkJobs();
+    expect((await bulkJobs())[0]?.phase).toBe('processing');
+    expect(await notifications()).toHaveLength(0);
+    await Promise.all([pollBulkJobs(), pollBulkJobs()]);
+    expect((await bulkJobs())[0]).toMatchObject({ phase: 'completed', progress: 1 });
+    const shown = await notifications();
+    expect(shown).toHaveLength(1);
+    expect(shown[0]?.message).toContain('leads.csv');
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('');
+    expect(await ensurePollAlarm()).toBe(false);
+    expect(await fakeBrowser.alarms.get(POLL_ALARM)).toBeUndefined();
+  });
+
+  it('takes progress from the file record counts while processing', async () => {
+    service.state.bulkStatuses = [{ status: 'processing', download_url: '' }];
+    const record = {
+      _id: 'file-1',
+      file_name: 'leads.csv',
+      state: 'processing',
+      options: { credit_usage: 4, credit_refund: 0 },
+      meta_data: { deliverable: 1, undeliverable: 1, unknown: 0, risky: 1 },
+    };
+    service.state.override[PATHS.bulkFiles] = {
+      body: {
+        message: { status: 'success', statusCode: 200, description: 'x' },
+        data: { files: [record], totalCount: 1, page: 1, pageSize: 25 },
+      },
+    };
+    await uploaded();
+    await pollBulkJobs();
+    expect((await bulkJobs())[0]).toMatchObject({ phase: 'processing', progress: 0.75 });
+    expect(server.requests.find((req) => req.path === PATHS.bulkFiles)?.query.get('search')).toBe(
+      'leads.csv',
+    );
+  });
+
+  it('reports a failed file', async () => {
+    service.state.bulkStatuses = [{ status: 'failed', download_url: '' }];
+    await uploaded();
+    await pollBulkJobs();
+    expect((await bulkJobs())[0]?.phase).toBe('failed');
+    expect((await notifications())[0]?.title).toBe('Bulk verification failed');
+  });
+
+  it('polls on popup heartbeats at most once per interval', async () => {
+    const poll = vi.fn(async () => undefined);
+    expect(onPopupHeartbeat(poll, 1_000_000)).toBe(true);
+    expect(onPopupHeartbeat(poll, 1_000_500)).toBe(false);
+    expect(onPopupHeartbeat(poll, 1_002_000)).toBe(true);
+    expect(poll).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('downloadResults', () => {
+  it('asks for a fresh signed URL and saves it as <name>-verified.csv', async () => {
+    const url = `${server.url}/downloads/file-1.csv?expires=1&signature=abc`;
+    service.state.bulkStatuses = [{ status: 'completed', download_url: url }];
+    const download = vi.spyOn(fakeBrowser.downloads, 'download').mockResolvedValue(42);
+    expect(await downloadResults({ fileId: 'file-1', fileName: 'leads.csv' })).toEqual({
+      downloadId: 42,
+      url,
+    });
+    expect(download).toHaveBeenCalledWith({ url, filename: 'leads-verified.csv' });
+    expect(countRequests(server.requests, PATHS.bulkStatus)).toBe(1);
+  });
+
+  it('refuses while the results are not ready', async () => {
+    service.state.bulkStatuses = [{ status: 'processing', download_url: '' }];
+    await expect(downloadResults({ fileId: 'file-1', fileName: 'a.csv' })).rejects.toMatchObject({
+      kind: 'bad_request',
+    });
+  });
+
+  it('makes safe file names', () => {
+    expect(resultFileName('Q3 leads.CSV')).toBe('Q3 leads-verified.csv');
+    expect(resultFileName('../../etc/passwd')).toBe('_.._etc_passwd-verified.csv');
+    expect(resultFileName('')).toBe('results-verified.csv');
+  });
+});

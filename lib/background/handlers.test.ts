@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { fromMessageError } from '../api/errors';
+import { startScriptedServer } from '../api/testing/scripted-server';
+import { CONTENT_SCRIPT_MESSAGES, type ProtocolMap } from '../messages';
+import { getApiKey } from '../storage/api-key';
+import { isAllowed, type SenderInfo, senderKind } from './authorize';
+import { dispatch, handlers } from './handlers';
+import { configure, fakeService, resetBackground } from './testing/setup';
+
+const ID = 'test-extension-id';
+const popup: SenderInfo = { id: ID, url: `chrome-extension://${ID}/popup.html` };
+const optionsTab: SenderInfo = { id: ID, url: `chrome-extension://${ID}/options.html`, tab: { id: 3 } };
+const contentScript: SenderInfo = { id: ID, url: 'https://crm.example.com/contacts', tab: { id: 7 } };
+const otherExtension: SenderInfo = { id: 'evil', url: 'chrome-extension://evil/page.html' };
+
+async function rejection(promise: Promise<unknown>) {
+  return fromMessageError(
+    await promise.then(
+      () => new Error('resolved'),
+      (err: unknown) => err,
+    ),
+  );
+}
+
+let server: Awaited<ReturnType<typeof startScriptedServer>>;
+beforeAll(async () => {
+  server = await startScriptedServer(fakeService().script);
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  await resetBackground();
+  await configure(server.url, 'secret-key');
+});
+
+describe('who is who', () => {
+  it('tells extension pages, content scripts and strangers apart', () => {
+    expect(senderKind(popup)).toBe('extension_page');
+    expect(senderKind(optionsTab)).toBe('extension_page');
+    expect(senderKind(contentScript)).toBe('content_script');
+    expect(senderKind(otherExtension)).toBe('unknown');
+    expect(senderKind({ id: ID, url: 'https://x.example' })).toBe('unknown');
+    expect(senderKind(undefined)).toBe('unknown');
+  });
+
+  it('lets content scripts send only the content-script messages', () => {
+    for (const type of Object.keys(handlers) as (keyof ProtocolMap)[]) {
+      const expected = (CONTENT_SCRIPT_MESSAGES as readonly string[]).includes(type);
+      expect([type, isAllowed(type, contentScript)]).toEqual([type, expected]);
+      expect(isAllowed(type, popup)).toBe(true);
+      expect(isAllowed(type, otherExtension)).toBe(false);
+    }
+  });
+});
+
+describe('dispatch', () => {
+  it('refuses settings to a content script, with a readable error', async () => {
+    const err = await rejection(dispatch('getSettings', undefined, contentScript));
+    expect(err.kind).toBe('bad_request');
+    expect(err.message).toContain('getSettings');
+    const save = await rejection(dispatch('saveSettings', { apiKey: 'stolen' }, contentScript));
+    expect(save.kind).toBe('bad_request');
+    expect(await getApiKey()).toBe('secret-key');
+  });
+
+  it('gives settings to extension pages without the key itself', async () => {
+    const view = await dispatch('getSettings', undefined, popup);
+    expect(view).toMatchObject({ serviceUrl: server.url, hasApiKey: true });
+    expect(JSON.stringify(view)).not.toContain('secret-key');
+  });
+
+  it('answers a content script asking for a verdict', async () => {
+    const view = await dispatch('verifyEmail', { email: 'nope' }, contentScript);
+    expect(view.status).toBe('invalid');
+    const config = await dispatch('contentConfig', undefined, contentScript);
+    expect(config).toEqual({ enabled: false, autoVerifyBudget: 25 });
+  });
+
+  it('enables marking for enabled sites and their subdomains', async () => {
+    await dispatch('saveSettings', { enabledSites: ['example.com'] }, optionsTab);
+    expect((await dispatch('contentConfig', undefined, contentScript)).enabled).toBe(true);
+    const other = { ...contentScript, url: 'https://example.org/' };
+    expect((await dispatch('contentConfig', undefined, other)).enabled).toBe(false);
+  });
+
+  it('turns ApiErrors into messages fromMessageError reads back', async () => {
+    const err = await rejection(dispatch('saveSettings', { serviceUrl: 'http://verify.example.com' }, popup));
+    expect(err.kind).toBe('bad_request');
+    expect(err.message).toMatch(/https/);
+  });
+
+  it('stores a new key in IndexedDB and never in storage.local', async () => {
+    await dispatch('saveSettings', { apiKey: 'new-key', serviceUrl: 'https://verify.example.com/' }, popup);
+    expect(await getApiKey()).toBe('new-key');
+    expect(JSON.stringify(await fakeBrowser.storage.local.get())).not.toContain('new-key');
+    expect((await dispatch('getSettings', undefined, popup)).serviceUrl).toBe('https://verify.example.com');
+  });
+});

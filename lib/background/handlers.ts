@@ -1,0 +1,68 @@
+/**
+ * The background's message handlers, registered in one place. Every message is authorized
+ * against its sender first (authorize.ts). To add a handler: add its entry to `handlers`.
+ */
+import type { GetDataType, GetReturnType } from '@webext-core/messaging';
+import { onMessage, type ProtocolMap } from '../messages';
+import { authorize, type SenderInfo } from './authorize';
+import { pollBulkJobs } from './bulk-poll';
+import { startBulkUpload } from './bulk-upload';
+import { getRecent } from './cache';
+import { checkThisPage } from './content-handlers';
+import { downloadResults } from './downloads';
+import { type BulkJob, getJobs, toBulkView } from './jobs';
+import { onPopupHeartbeat } from './scheduler';
+import { getClient, toMessageError } from './service';
+import { contentConfig, getSettingsView, saveSettings, testConnection } from './settings-handlers';
+import { lookupCached, verifyEmail } from './verify';
+
+type Type = keyof ProtocolMap;
+type Handler<K extends Type> = (
+  data: GetDataType<ProtocolMap[K]>,
+  sender: SenderInfo,
+) => Promise<GetReturnType<ProtocolMap[K]>> | GetReturnType<ProtocolMap[K]>;
+
+export const handlers: { [K in Type]: Handler<K> } = {
+  verifyEmail: (data) => verifyEmail(data),
+  lookupCached: (data) => lookupCached(data.emails),
+  contentConfig: (_data, sender) => contentConfig(sender.url),
+  getSettings: () => getSettingsView(),
+  saveSettings: (data) => saveSettings(data),
+  testConnection: (data) => testConnection(data ?? {}),
+  recentLookups: (data) => getRecent(data.limit),
+  startBulkUpload: async (data) => (await startBulkUpload(data)).view,
+  listJobs: async () =>
+    (await getJobs())
+      .filter((job): job is BulkJob => job.kind === 'bulk')
+      .map(toBulkView)
+      .reverse(),
+  listFiles: async (data) => (await getClient()).listFiles(data),
+  downloadResults: (data) => downloadResults(data),
+  checkThisPage: (data) => checkThisPage(data.tabId),
+  popupHeartbeat: () => {
+    onPopupHeartbeat(pollBulkJobs);
+  },
+};
+
+/** Authorizes, runs the handler, and turns failures into errors that `fromMessageError` reads back. */
+export async function dispatch<K extends Type>(
+  type: K,
+  data: GetDataType<ProtocolMap[K]>,
+  sender: SenderInfo | undefined,
+): Promise<GetReturnType<ProtocolMap[K]>> {
+  try {
+    authorize(type, sender);
+    const handler = handlers[type] as Handler<K>;
+    return await handler(data, sender ?? {});
+  } catch (err) {
+    throw toMessageError(err);
+  }
+}
+
+function register<K extends Type>(type: K): void {
+  onMessage(type, (message) => dispatch(type, message.data, message.sender));
+}
+
+export function registerHandlers(): void {
+  for (const type of Object.keys(handlers) as Type[]) register(type);
+}

@@ -1,0 +1,54 @@
+/**
+ * Wires the background: listeners are registered synchronously (an MV3 worker woken by an
+ * event must find them), then persisted work is resumed on every start of the worker.
+ */
+import { browser } from 'wxt/browser';
+import { updateBadge } from './badge';
+import { pollBulkJobs } from './bulk-poll';
+import { failInterruptedUploads } from './bulk-upload';
+import { createContextMenu, onMenuClick } from './context-menu';
+import { registerHandlers } from './handlers';
+import { pruneJobs } from './jobs';
+import { ensurePollAlarm, markBulkPolled, POLL_ALARM } from './scheduler';
+import { startSiteSync } from './sites';
+import { resumeSingleJobs } from './verify';
+
+const warn = (what: string) => (err: unknown) => console.warn(`[verimark] ${what}`, err);
+
+/** One polling round: re-attach single tasks, poll bulk files, re-arm or clear the alarm. */
+export async function tick(): Promise<void> {
+  await resumeSingleJobs().catch(warn('resume tasks'));
+  markBulkPolled();
+  await pollBulkJobs().catch(warn('poll files'));
+  await ensurePollAlarm();
+}
+
+export function onAlarm(alarm: { name: string }): void {
+  if (alarm.name === POLL_ALARM) tick().catch(warn('alarm'));
+}
+
+/** Resumes persisted work; runs on every worker start (after a stop or a browser restart). */
+export async function resume(): Promise<void> {
+  await failInterruptedUploads();
+  await pruneJobs();
+  await updateBadge();
+  await tick();
+}
+
+export function startBackground(): void {
+  registerHandlers();
+  browser.alarms.onAlarm.addListener(onAlarm);
+  browser.runtime.onInstalled.addListener((details) => {
+    createContextMenu().catch(warn('context menu'));
+    if (details.reason === 'install') browser.runtime.openOptionsPage().catch(warn('options page'));
+  });
+  browser.runtime.onStartup.addListener(() => {
+    createContextMenu().catch(warn('context menu'));
+  });
+  browser.contextMenus.onClicked.addListener((info) => {
+    onMenuClick(info).catch(warn('context menu click'));
+  });
+  // Runtime content-script registration for `enabledSites` (lib/background/sites.ts).
+  startSiteSync();
+  resume().catch(warn('resume'));
+}

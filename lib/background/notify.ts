@@ -1,0 +1,42 @@
+/** Desktop notifications: bulk files that finished, and context-menu verdicts. */
+import { browser } from 'wxt/browser';
+import type { VerdictView } from '../messages';
+import { msg } from './i18n';
+
+const ICON = 'icon/128.png';
+
+export async function notify(id: string, title: string, message: string): Promise<void> {
+  try {
+    await browser.notifications.create(id, {
+      type: 'basic',
+      iconUrl: browser.runtime.getURL(`/${ICON}` as '/'),
+      title,
+      message,
+    });
+  } catch (err) {
+    console.warn('[verimark] notification failed', err);
+  }
+}
+
+export function notifyBulkFinished(fileName: string, phase: 'completed' | 'failed', error: string | null) {
+  if (phase === 'completed') {
+    return notify(
+      `bulk-${fileName}-${Date.now()}`,
+      msg('bg_bulk_completed_title', 'Bulk verification finished'),
+      msg('bg_bulk_completed', '$1 is verified. Open Verimark to download the results.', [fileName]),
+    );
+  }
+  return notify(
+    `bulk-${fileName}-${Date.now()}`,
+    msg('bg_bulk_failed_title', 'Bulk verification failed'),
+    msg('bg_bulk_failed', '$1 could not be verified: $2', [fileName, error ?? 'unknown error']),
+  );
+}
+
+export function notifyVerdict(view: VerdictView) {
+  const reason = view.reason ? ` (${view.reason})` : '';
+  const suggestion = view.suggestion
+    ? ` ${msg('bg_did_you_mean', 'Did you mean $1?', [view.suggestion])}`
+    : '';
+  return notify(`verdict-${view.email}-${Date.now()}`, view.email, `${view.status}${reason}${suggestion}`);
+}

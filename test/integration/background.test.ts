@@ -1,0 +1,90 @@
+/**
+ * The background (WXT fake browser, fake-indexeddb) against the REAL service: verdicts,
+ * credits spent once for concurrent asks, bulk upload to download, and Test connection.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
+import { pollBulkJobs } from '../../lib/background/bulk-poll';
+import { startBulkUpload } from '../../lib/background/bulk-upload';
+import { downloadResults } from '../../lib/background/downloads';
+import { getJobs } from '../../lib/background/jobs';
+import { testConnection } from '../../lib/background/settings-handlers';
+import { configure, resetBackground, until } from '../../lib/background/testing/setup';
+import { singlePollTiming, verifyEmail } from '../../lib/background/verify';
+import { putUploadBlob } from '../../lib/storage/upload-blobs';
+import { lastLine, type RunningService, startService } from '../../server/test-support/service';
+
+let service: RunningService;
+
+const balance = async () =>
+  Number(lastLine(await service.admin(['add-credits', service.apiKey, '--credits', '0'])));
+
+beforeAll(async () => {
+  service = await startService();
+  singlePollTiming.initialDelayMs = 100;
+  singlePollTiming.maxDelayMs = 500;
+});
+afterAll(async () => {
+  await service?.stop();
+});
+beforeEach(async () => {
+  await resetBackground();
+  await configure(service.baseUrl, service.apiKey);
+});
+
+describe('the background with the real service', () => {
+  it('verifies an address once for concurrent asks, then serves it from the cache', async () => {
+    const before = await balance();
+    const views = await Promise.all([
+      verifyEmail({ email: 'bob@deliverable.test' }),
+      verifyEmail({ email: 'bob@DELIVERABLE.test' }),
+    ]);
+    expect(views.map((v) => v.status)).toEqual(['deliverable', 'deliverable']);
+    expect(await verifyEmail({ email: 'bob@deliverable.test' })).toMatchObject({ cached: true });
+    expect(await balance()).toBe(before - 1);
+  });
+
+  it('verifies an IDN address in punycode', async () => {
+    const view = await verifyEmail({ email: 'info@Bücher.test' });
+    expect(view).toMatchObject({ email: 'info@xn--bcher-kva.test', status: 'deliverable' });
+  });
+
+  it('uploads a stored CSV, follows it to completion, and downloads the results', async () => {
+    const fileName = `bg-${Date.now()}.csv`;
+    await putUploadBlob('blob-1', new Blob(['Email\nalice@deliverable.test\nx@rejecting.test\n']));
+    const { done } = await startBulkUpload({
+      blobKey: 'blob-1',
+      fileName,
+      emailColumn: 'Email',
+      mode: 'catch_all',
+    });
+    await done;
+    await until(async () => {
+      await pollBulkJobs();
+      const [job] = await getJobs();
+      return job?.kind === 'bulk' && job.phase === 'completed';
+    });
+    const [job] = await getJobs();
+    const download = vi.spyOn(fakeBrowser.downloads, 'download').mockResolvedValue(1);
+    const result = await downloadResults({
+      fileId: job?.kind === 'bulk' ? (job.fileId ?? '') : '',
+      fileName,
+    });
+    expect(download).toHaveBeenCalledWith({
+      url: result.url,
+      filename: fileName.replace('.csv', '-verified.csv'),
+    });
+    const csv = await (await fetch(result.url)).text();
+    expect(csv).toContain('x@rejecting.test');
+    expect(Object.keys(await fakeBrowser.notifications.getAll())).toHaveLength(1);
+  });
+
+  it('tests the connection: OK, invalid key, payment required', async () => {
+    expect(await testConnection({})).toEqual({ ok: true });
+    expect(await testConnection({ apiKey: 'nope' })).toMatchObject({ ok: false, kind: 'invalid_key' });
+    const expired = lastLine(
+      await service.admin(['create-key', '--credits', '5', '--expires', '2020-01-01T00:00:00.000Z']),
+    );
+    expect(await testConnection({ apiKey: expired })).toMatchObject({ ok: false, kind: 'payment_required' });
+  });
+});
