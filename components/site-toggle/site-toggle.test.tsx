@@ -1,0 +1,41 @@
+// @vitest-environment happy-dom
+import { render } from 'preact';
+import { act } from 'preact/test-utils';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+
+const sent: { type: string; data: unknown }[] = [];
+vi.mock('@/lib/messages', () => ({
+  sendMessage: vi.fn(async (type: string, data?: unknown) => {
+    sent.push({ type, data });
+    return type === 'getSettings' ? { enabledSites: [] } : { injected: true };
+  }),
+}));
+
+const { SiteToggle } = await import('./site-toggle');
+
+const flush = () => act(async () => new Promise((r) => setTimeout(r, 10)));
+
+describe('SiteToggle', () => {
+  beforeEach(() => {
+    fakeBrowser.reset();
+    sent.length = 0;
+    document.body.replaceChildren();
+    Object.assign(fakeBrowser, {
+      tabs: { ...fakeBrowser.tabs, query: vi.fn(async () => [{ id: 7, url: 'https://crm.example.com/x' }]) },
+    });
+  });
+
+  it('offers "Enable on this site" and a one-shot "Check this page" for the active tab', async () => {
+    render(<SiteToggle />, document.body);
+    await flush();
+    const buttons = [...document.querySelectorAll('button')].map((b) => b.textContent);
+    expect(buttons).toEqual(['Enable on this site', 'Check this page']);
+    await act(() => (document.querySelectorAll('button')[1] as HTMLButtonElement).click());
+    await flush();
+    expect(sent.at(-1)).toEqual({ type: 'checkThisPage', data: { tabId: 7 } });
+    expect(document.querySelector('[role="status"]')?.textContent).toBe(
+      'Checking the addresses on this page.',
+    );
+  });
+});

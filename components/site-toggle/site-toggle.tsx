@@ -1,0 +1,72 @@
+/**
+ * Popup control: "Enable on this site" (permission + registration) and a one-shot "Check this page"
+ * (activeTab + scripting.executeScript), for the active tab.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { browser } from 'wxt/browser';
+import { msg } from '@/lib/background/i18n';
+import { siteOfUrl } from '@/lib/content/site-patterns';
+import { sendMessage } from '@/lib/messages';
+import { disableSite, enableSite } from './enable-site';
+
+interface ActiveTab {
+  id: number;
+  site: string | null;
+}
+
+export function SiteToggle() {
+  const [tab, setTab] = useState<ActiveTab | null>(null);
+  const [enabled, setEnabled] = useState(false);
+  const [note, setNote] = useState('');
+
+  useEffect(() => {
+    void (async () => {
+      const [active] = await browser.tabs.query({ active: true, currentWindow: true });
+      if (active?.id === undefined) return;
+      const site = siteOfUrl(active.url);
+      setTab({ id: active.id, site });
+      const settings = await sendMessage('getSettings');
+      setEnabled(site !== null && settings.enabledSites.includes(site));
+    })().catch((err: unknown) => setNote(String(err)));
+  }, []);
+
+  if (!tab) return null;
+  const onToggle = async () => {
+    if (!tab.site) return;
+    if (enabled) {
+      await disableSite(tab.site);
+      setEnabled(false);
+      setNote(msg('site_toggle_off', 'Marking is off on $1.', [tab.site]));
+      return;
+    }
+    const result = await enableSite(tab.site);
+    if (!result.ok) return setNote(result.message);
+    setEnabled(true);
+    await sendMessage('checkThisPage', { tabId: tab.id }).catch(() => undefined);
+    setNote(msg('site_toggle_on', 'Marking is on for $1.', [result.site]));
+  };
+  const onCheck = async () => {
+    try {
+      await sendMessage('checkThisPage', { tabId: tab.id });
+      setNote(msg('site_toggle_checking', 'Checking the addresses on this page.'));
+    } catch (err) {
+      setNote(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  return (
+    <section class="site-toggle" aria-label={msg('site_toggle_label', 'This site')}>
+      {tab.site && (
+        <button type="button" onClick={() => void onToggle()}>
+          {enabled
+            ? msg('site_toggle_disable', 'Disable on this site')
+            : msg('site_toggle_enable', 'Enable on this site')}
+        </button>
+      )}
+      <button type="button" onClick={() => void onCheck()}>
+        {msg('site_toggle_check', 'Check this page')}
+      </button>
+      {note && <p role="status">{note}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+/** Webmail and CRM sites the options page offers to enable with one click (host names, as settings keep them). */
+export interface SuggestedSite {
+  site: string;
+  label: string;
+}
+
+export const SUGGESTED_SITES: readonly SuggestedSite[] = [
+  { site: 'mail.google.com', label: 'Gmail' },
+  { site: 'outlook.office.com', label: 'Outlook (work or school)' },
+  { site: 'outlook.live.com', label: 'Outlook.com' },
+  { site: 'mail.yahoo.com', label: 'Yahoo Mail' },
+  { site: 'app.fastmail.com', label: 'Fastmail' },
+  { site: 'mail.proton.me', label: 'Proton Mail' },
+  { site: 'app.hubspot.com', label: 'HubSpot' },
+  { site: 'lightning.force.com', label: 'Salesforce Lightning' },
+  { site: 'crm.zoho.com', label: 'Zoho CRM' },
+  { site: 'app.pipedrive.com', label: 'Pipedrive' },
+  { site: 'linkedin.com', label: 'LinkedIn' },
+];

@@ -1,0 +1,31 @@
+import { startMarking } from '@/lib/content/controller';
+import { backgroundApi, contentConfig, isOneShot } from '@/lib/content/messaging';
+
+const DEFAULT_BUDGET = 25;
+const INVALIDATION_CHECK_MS = 2000;
+
+// Not in the manifest: the background registers this script for the sites the user enabled
+// (lib/background/sites.ts), and "Check this page" injects it once through activeTab.
+export default defineContentScript({
+  registration: 'runtime',
+  async main(ctx) {
+    const config = await contentConfig();
+    const oneShot = isOneShot();
+    if (ctx.isInvalid || !(config?.enabled || oneShot)) return;
+    // Chrome tells a content script nothing when its extension reloads; WXT notices on its own
+    // timers (ctx.isValid checks runtime.id), so keep one cheap timer running to notice it.
+    ctx.setInterval(() => undefined, INVALIDATION_CHECK_MS);
+    startMarking({
+      win: window,
+      signal: ctx.signal,
+      api: backgroundApi,
+      budget: config?.autoVerifyBudget ?? DEFAULT_BUDGET,
+      onLocationChange: (listener) => {
+        ctx.addEventListener(window, 'wxt:locationchange', listener);
+        ctx.addEventListener(window, 'popstate', listener);
+        const navigation = (window as { navigation?: EventTarget }).navigation;
+        if (navigation) ctx.addEventListener(navigation, 'navigatesuccess', listener);
+      },
+    });
+  },
+});

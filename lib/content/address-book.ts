@@ -1,0 +1,151 @@
+/**
+ * Per-page state of every distinct address: local syntax verdict, cached verdict, or a service
+ * verdict. Cache lookups are batched; each address is sent to the service at most once per page;
+ * automatic verification spends a per-page budget, explicit requests (Verify, a typed value) do not.
+ */
+import { checkEmail } from '../api/address';
+import { fromMessageError } from '../api/errors';
+import type { MarkStatus, VerdictView } from '../messages';
+
+export type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
+
+export interface AddressState {
+  email: string;
+  phase: Phase;
+  status: MarkStatus;
+  verdict: VerdictView | null;
+  error: string | null;
+}
+
+export interface VerifierApi {
+  lookupCached(emails: string[]): Promise<Record<string, VerdictView | null>>;
+  verifyEmail(email: string): Promise<VerdictView>;
+}
+
+export interface AddressBookOptions {
+  api: VerifierApi;
+  budget: number;
+  /** Called after addresses changed state, with their normalized forms. */
+  onChange(emails: readonly string[]): void;
+  /** Schedules a batched flush (idle time in the page). */
+  schedule(flush: () => void): void;
+}
+
+export class AddressBook {
+  private readonly states = new Map<string, AddressState>();
+  private readonly toLookUp = new Set<string>();
+  private lookupQueued = false;
+  /** Requests that arrived while the cache lookup was still running. */
+  private readonly wantedAuto = new Set<string>();
+  private readonly wantedNow = new Set<string>();
+  private remaining: number;
+
+  constructor(private readonly opts: AddressBookOptions) {
+    this.remaining = opts.budget;
+  }
+
+  /** Takes up a raw address from the page; returns its normalized key. */
+  add(raw: string): string {
+    const { email, valid } = checkEmail(raw);
+    if (this.states.has(email)) return email;
+    const state: AddressState = {
+      email,
+      phase: valid ? 'new' : 'done',
+      status: valid ? 'pending' : 'invalid',
+      verdict: null,
+      error: null,
+    };
+    this.states.set(email, state);
+    if (valid) {
+      this.toLookUp.add(email);
+      this.queueLookup();
+    }
+    return email;
+  }
+
+  get(email: string): AddressState | undefined {
+    return this.states.get(email);
+  }
+
+  /** True while the address has no verdict and nobody has asked the service for it. */
+  isUnverified(email: string): boolean {
+    const phase = this.states.get(email)?.phase;
+    return phase === 'uncached' || phase === 'failed';
+  }
+
+  budgetLeft(): number {
+    return this.remaining;
+  }
+
+  /** A new page (SPA navigation): a fresh budget. */
+  resetBudget(budget: number): void {
+    this.remaining = budget;
+  }
+
+  /** The address was seen on screen: verify it if it is uncached and the budget allows. */
+  autoVerify(email: string): void {
+    const state = this.states.get(email);
+    if (state?.phase === 'new' || state?.phase === 'looking') this.wantedAuto.add(email);
+    if (state?.phase !== 'uncached' || this.remaining <= 0) return;
+    this.remaining -= 1;
+    void this.verify(email);
+  }
+
+  /** Explicit request (the badge's Verify, a typed value): no budget. */
+  verifyNow(email: string): void {
+    const state = this.states.get(email);
+    if (state?.phase === 'new' || state?.phase === 'looking') this.wantedNow.add(email);
+    if (state?.phase === 'uncached' || state?.phase === 'failed') void this.verify(email);
+  }
+
+  private queueLookup(): void {
+    if (this.lookupQueued) return;
+    this.lookupQueued = true;
+    this.opts.schedule(() => {
+      this.lookupQueued = false;
+      void this.lookUp();
+    });
+  }
+
+  private async lookUp(): Promise<void> {
+    const emails = [...this.toLookUp];
+    this.toLookUp.clear();
+    if (emails.length === 0) return;
+    for (const email of emails) this.patch(email, { phase: 'looking' });
+    let found: Record<string, VerdictView | null> = {};
+    try {
+      found = await this.opts.api.lookupCached(emails);
+    } catch {
+      // The cache is an optimisation: without it every address is simply uncached.
+    }
+    for (const email of emails) {
+      const verdict = found[email] ?? null;
+      if (verdict) this.patch(email, { phase: 'done', status: verdict.status, verdict });
+      else this.patch(email, { phase: 'uncached' });
+    }
+    this.opts.onChange(emails);
+    for (const email of emails) {
+      const now = this.wantedNow.delete(email);
+      const auto = this.wantedAuto.delete(email);
+      if (now) this.verifyNow(email);
+      else if (auto) this.autoVerify(email);
+    }
+  }
+
+  private async verify(email: string): Promise<void> {
+    this.patch(email, { phase: 'verifying', status: 'pending', error: null });
+    this.opts.onChange([email]);
+    try {
+      const verdict = await this.opts.api.verifyEmail(email);
+      this.patch(email, { phase: 'done', status: verdict.status, verdict, error: verdict.error ?? null });
+    } catch (err) {
+      this.patch(email, { phase: 'failed', status: 'error', error: fromMessageError(err).message });
+    }
+    this.opts.onChange([email]);
+  }
+
+  private patch(email: string, change: Partial<AddressState>): void {
+    const state = this.states.get(email);
+    if (state) Object.assign(state, change);
+  }
+}

@@ -1,0 +1,74 @@
+/** The badge's popover: verdict, reason per address, a did-you-mean, and "Verify" while unverified. */
+import type { MarkStatus } from '../../messages';
+import { reasonText, STATUS_LOOK } from '../status';
+import { h } from './dom';
+
+export interface AddressLine {
+  email: string;
+  status: MarkStatus;
+  unverified: boolean;
+  reason: string | null;
+  suggestion: string | null;
+  error: string | null;
+  cached: boolean;
+}
+
+export interface PopoverView {
+  label: string;
+  unverified: boolean;
+  lines: AddressLine[];
+  onVerify(): void;
+  close(): void;
+}
+
+function lineText(line: AddressLine): string {
+  if (line.unverified && line.status !== 'error') return 'not verified yet';
+  const parts = [STATUS_LOOK[line.status].label];
+  const reason = reasonText(line.reason);
+  if (reason) parts.push(reason);
+  if (line.error) parts.push(line.error);
+  if (line.cached) parts.push('from cache');
+  return parts.join(' · ');
+}
+
+export function renderPopover(doc: Document, view: PopoverView): HTMLElement {
+  const box = h(doc, 'div', {
+    all: 'initial',
+    position: 'absolute',
+    left: '0',
+    top: '20px',
+    'min-width': '220px',
+    'max-width': '360px',
+    padding: '8px 10px',
+    background: '#fff',
+    color: '#111827',
+    border: '1px solid #d1d5db',
+    'border-radius': '6px',
+    'box-shadow': '0 4px 12px rgba(0,0,0,.15)',
+    font: '12px/1.4 system-ui, sans-serif',
+    display: 'block',
+  });
+  box.setAttribute('role', 'dialog');
+  box.setAttribute('aria-label', 'Verimark verdict');
+  box.append(h(doc, 'div', { 'font-weight': '600', display: 'block' }, view.label));
+  for (const line of view.lines) {
+    const row = h(doc, 'div', { display: 'block', 'margin-top': '4px', 'word-break': 'break-all' });
+    row.append(h(doc, 'span', { 'font-family': 'ui-monospace, monospace' }, line.email));
+    row.append(h(doc, 'span', { color: '#4b5563' }, ` — ${lineText(line)}`));
+    if (line.suggestion) row.append(h(doc, 'div', { display: 'block' }, `Did you mean ${line.suggestion}?`));
+    box.append(row);
+  }
+  const actions = h(doc, 'div', { display: 'block', 'margin-top': '8px' });
+  if (view.unverified) {
+    const verify = h(doc, 'button', { cursor: 'pointer', 'margin-right': '6px' }, 'Verify');
+    verify.type = 'button';
+    verify.addEventListener('click', () => view.onVerify());
+    actions.append(verify);
+  }
+  const close = h(doc, 'button', { cursor: 'pointer' }, 'Close');
+  close.type = 'button';
+  close.addEventListener('click', () => view.close());
+  actions.append(close);
+  box.append(actions);
+  return box;
+}

@@ -1,0 +1,195 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { MarkStatus, VerdictView } from '../messages';
+import type { VerifierApi } from './address-book';
+import { startMarking } from './controller';
+import { STATUS_ATTR } from './marker';
+import { BADGE_TAG } from './scan';
+
+/** IntersectionObserver that reports every observed element as visible at once. */
+class AllVisible {
+  constructor(private readonly cb: (entries: { isIntersecting: boolean; target: Element }[]) => void) {}
+  observe(target: Element) {
+    queueMicrotask(() => this.cb([{ isIntersecting: true, target }]));
+  }
+  unobserve() {}
+  disconnect() {}
+}
+
+function verdict(email: string, status: MarkStatus, cached = false): VerdictView {
+  return {
+    email,
+    status,
+    reason: null,
+    checks: {},
+    mxHost: null,
+    suggestion: null,
+    verifiedAt: 0,
+    cached,
+    extra: {},
+  };
+}
+
+function fakeApi(cache: Record<string, MarkStatus> = {}) {
+  const verified: string[] = [];
+  const api: VerifierApi = {
+    lookupCached: async (emails) =>
+      Object.fromEntries(emails.map((e) => [e, cache[e] ? verdict(e, cache[e], true) : null])),
+    verifyEmail: async (email) => {
+      verified.push(email);
+      return verdict(email, email.startsWith('bad') ? 'undeliverable' : 'deliverable');
+    },
+  };
+  return { api, verified };
+}
+
+const statusOf = (el: Element | null | undefined) => el?.getAttribute(STATUS_ATTR) ?? null;
+
+async function settle() {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+describe('startMarking', () => {
+  let controller: AbortController;
+  beforeEach(() => {
+    vi.stubGlobal('IntersectionObserver', AllVisible);
+    controller = new AbortController();
+    document.body.replaceChildren();
+  });
+  afterEach(() => {
+    controller.abort();
+    vi.unstubAllGlobals();
+  });
+
+  it('marks links, inputs and chips; invalid locally; one verification per distinct address', async () => {
+    document.body.innerHTML = `
+      <a id="l1" href="mailto:good@x.test">a</a><a id="l2" href="mailto:good@x.test?cc=bad@x.test">b</a>
+      <input id="i1" type="email" value="not-an-address">
+      <div name="to"><div id="c1" data-hovercard-id="cached@x.test">Jo</div></div>`;
+    const { api, verified } = fakeApi({ 'cached@x.test': 'risky' });
+    startMarking({ win: window, signal: controller.signal, api, budget: 25 });
+    await settle();
+    expect(statusOf(document.getElementById('l1'))).toBe('deliverable');
+    expect(statusOf(document.getElementById('l2'))).toBe('undeliverable');
+    expect(statusOf(document.getElementById('i1'))).toBe('invalid');
+    expect(statusOf(document.getElementById('c1'))).toBe('risky');
+    expect(verified.sort()).toEqual(['bad@x.test', 'good@x.test']);
+    expect(document.querySelectorAll(BADGE_TAG)).toHaveLength(4);
+  });
+
+  it('follows content added later, inside open shadow roots too', async () => {
+    const { api } = fakeApi();
+    startMarking({ win: window, signal: controller.signal, api, budget: 25 });
+    const host = document.createElement('div');
+    document.body.append(host);
+    const shadow = host.attachShadow({ mode: 'open' });
+    const link = document.createElement('a');
+    link.href = 'mailto:late@x.test';
+    shadow.append(link);
+    await settle();
+    expect(statusOf(link)).toBe('deliverable');
+    const chip = document.createElement('div');
+    chip.setAttribute('data-hovercard-id', 'chip@x.test');
+    const to = document.createElement('div');
+    to.setAttribute('name', 'to');
+    to.append(chip);
+    shadow.append(to);
+    await settle();
+    expect(statusOf(chip)).toBe('deliverable');
+  });
+
+  it('stops at the budget: the rest waits for an explicit Verify', async () => {
+    document.body.innerHTML = ['a', 'b', 'c', 'd']
+      .map((x) => `<a href="mailto:${x}@x.test">${x}</a>`)
+      .join('');
+    const { api, verified } = fakeApi();
+    startMarking({ win: window, signal: controller.signal, api, budget: 2 });
+    await settle();
+    expect(verified).toHaveLength(2);
+    const statuses = [...document.querySelectorAll('a')].map(statusOf);
+    expect(statuses.filter((s) => s === 'deliverable')).toHaveLength(2);
+    expect(statuses.filter((s) => s === 'pending')).toHaveLength(2);
+    const waiting = [...document.querySelectorAll('a')].find((a) => statusOf(a) === 'pending');
+    const badge = waiting?.nextElementSibling?.shadowRoot;
+    const button = badge?.querySelector('button');
+    expect(button?.getAttribute('aria-label')).toContain('click to verify');
+    button?.click();
+    const verify = [...(badge?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Verify');
+    verify?.click();
+    await settle();
+    expect(statusOf(waiting)).toBe('deliverable');
+    expect(verified).toHaveLength(3);
+  });
+
+  it('a SPA navigation starts a fresh budget for what is still unverified', async () => {
+    document.body.innerHTML = ['a', 'b', 'c'].map((x) => `<a href="mailto:${x}@x.test">${x}</a>`).join('');
+    const { api, verified } = fakeApi();
+    let navigate = () => {};
+    startMarking({
+      win: window,
+      signal: controller.signal,
+      api,
+      budget: 1,
+      onLocationChange: (l) => (navigate = l),
+    });
+    await settle();
+    expect(verified).toHaveLength(1);
+    navigate();
+    await settle();
+    expect(verified).toHaveLength(2);
+  });
+
+  it('a typed address costs nothing until the field changes or loses focus', async () => {
+    document.body.innerHTML = '<input id="f" type="email">';
+    const { api, verified } = fakeApi();
+    startMarking({ win: window, signal: controller.signal, api, budget: 25 });
+    await settle();
+    const field = document.getElementById('f') as HTMLInputElement;
+    field.value = 'typed@x.test';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 900));
+    await settle();
+    expect(statusOf(field)).toBe('pending');
+    expect(verified).toEqual([]);
+    field.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 400));
+    await settle();
+    expect(verified).toEqual(['typed@x.test']);
+    expect(statusOf(field)).toBe('deliverable');
+  });
+
+  it('stops following the page once the signal aborts', async () => {
+    const { api, verified } = fakeApi();
+    startMarking({ win: window, signal: controller.signal, api, budget: 25 });
+    controller.abort();
+    const link = document.createElement('a');
+    link.href = 'mailto:after@x.test';
+    document.body.append(link);
+    await settle();
+    expect(statusOf(link)).toBeNull();
+    expect(verified).toEqual([]);
+  });
+
+  it('renders hostile text as text and stops cleanly on abort', async () => {
+    (window as unknown as { pwned?: number }).pwned = undefined;
+    const link = document.createElement('a');
+    link.href = 'mailto:x@y.test?cc=%3Cimg%20src%3Dx%20onerror%3D%22window.pwned%3D1%22%3E';
+    document.body.append(link);
+    const input = document.createElement('input');
+    input.type = 'email';
+    input.value = '<img src=x onerror="window.pwned=1">';
+    document.body.append(input);
+    const { api } = fakeApi();
+    startMarking({ win: window, signal: controller.signal, api, budget: 25 });
+    await settle();
+    expect(statusOf(input)).toBe('invalid');
+    const shadow = input.nextElementSibling?.shadowRoot;
+    shadow?.querySelector('button')?.click();
+    expect(shadow?.textContent).toContain('<img src=x onerror="window.pwned=1">');
+    expect(shadow?.querySelector('img')).toBeNull();
+    expect(document.querySelector('img')).toBeNull();
+    expect((window as unknown as { pwned?: number }).pwned).toBeUndefined();
+    controller.abort();
+    expect(document.querySelectorAll(BADGE_TAG)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * Wires the content script together: scans the page, its open shadow roots and same-origin frames,
+ * follows changes through one shared observer and SPA navigations, and stops everything when the
+ * signal aborts (the WXT context is invalidated, e.g. the extension reloads).
+ */
+import { AddressBook, type VerifierApi } from './address-book';
+import { Placer } from './badge/place';
+import { listenToFields } from './inputs';
+import { Marker } from './marker';
+import { type Batch, TreeWatcher } from './observer';
+import { type ScanSink, scanTree } from './scan';
+import { onIdle } from './scheduler';
+import { Visibility } from './visibility';
+
+export interface StartOptions {
+  win: Window;
+  signal: AbortSignal;
+  api: VerifierApi;
+  budget: number;
+  /** Subscribes to SPA navigations (history API, popstate, Navigation API). */
+  onLocationChange?(listener: () => void): void;
+}
+
+export interface Marking {
+  marker: Marker;
+  book: AddressBook;
+}
+
+export function startMarking(opts: StartOptions): Marking {
+  const { win, signal, api } = opts;
+  const roots = new Set<Document | ShadowRoot>();
+  const frames = new WeakSet<Document>();
+  let marker: Marker | null = null;
+  const book = new AddressBook({
+    api,
+    budget: opts.budget,
+    onChange: (emails) => marker?.update(emails),
+    schedule: (flush) => onIdle(win, signal, flush, 150),
+  });
+  const placer = new Placer(win, signal);
+  const visibility = new Visibility(signal, (el) => {
+    for (const email of marker?.addressesOf(el) ?? []) book.autoVerify(email);
+  });
+  const m = new Marker({ book, placer, signal, watchVisibility: (el) => visibility.watch(el) });
+  marker = m;
+  const watcher = new TreeWatcher(win, signal, (batch) => onBatch(batch));
+
+  const addRoot = (root: Document | ShadowRoot) => {
+    if (roots.has(root)) return;
+    roots.add(root);
+    watcher.observe(root);
+    listenToFields(root, { marker: m, verifyNow: (email) => book.verifyNow(email), win, signal });
+  };
+  const sink: ScanSink = {
+    target: (el) => m.take(el),
+    shadowRoot: addRoot,
+    frame: (frame) => {
+      frame.addEventListener('load', () => attachFrame(frame), { signal });
+      attachFrame(frame);
+    },
+  };
+  const attachFrame = (frame: HTMLIFrameElement | HTMLFrameElement) => {
+    let doc: Document | null = null;
+    try {
+      doc = frame.contentDocument; // null (or a throw) for cross-origin frames: left alone
+    } catch {
+      doc = null;
+    }
+    if (!doc || frames.has(doc)) return;
+    frames.add(doc);
+    addRoot(doc);
+    scanTree(doc, sink);
+  };
+  const rescan = () => {
+    for (const root of roots) {
+      if (root.nodeType === 9 || (root as ShadowRoot).host.isConnected) scanTree(root, sink);
+      else roots.delete(root);
+    }
+  };
+  const onBatch = (batch: Batch) => {
+    if (batch.rescan) rescan();
+    else for (const el of batch.added) if (el.isConnected) scanTree(el, sink);
+    for (const el of batch.changed) if (el.isConnected) m.refresh(el);
+    placer.replaceAll();
+  };
+
+  addRoot(win.document);
+  onIdle(win, signal, () => scanTree(win.document, sink));
+  opts.onLocationChange?.(() => {
+    book.resetBudget(opts.budget);
+    watcher.requestRescan();
+    for (const el of m.unverifiedElements()) visibility.watch(el);
+  });
+  return { marker: m, book };
+}

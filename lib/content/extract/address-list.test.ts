@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { addressesInText } from './address-list';
+
+describe('addressesInText', () => {
+  it('reads recipients the way people write them', () => {
+    expect(addressesInText('a@x.com, "Doe, Jo" <jo@y.org>; b@z.net')).toEqual([
+      'a@x.com',
+      'jo@y.org',
+      'b@z.net',
+    ]);
+    expect(addressesInText('Write to info@acme.test.')).toEqual(['info@acme.test']);
+  });
+
+  it('keeps unicode and odd-but-valid local parts', () => {
+    expect(addressesInText("jörg@bücher.test, o'brien@x.ie")).toEqual(['jörg@bücher.test', "o'brien@x.ie"]);
+  });
+
+  it('caps pathological input', () => {
+    const many = Array.from({ length: 500 }, (_, i) => `u${i}@x.com`).join(',');
+    expect(addressesInText(many)).toHaveLength(50);
+    expect(addressesInText(`${'a'.repeat(100_000)}@x.com`)).toEqual([]);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { mailtoRecipients } from './mailto';
+
+describe('mailtoRecipients', () => {
+  it('reads a plain address, in any case of the scheme', () => {
+    expect(mailtoRecipients('mailto:alice@example.com')).toEqual(['alice@example.com']);
+    expect(mailtoRecipients('MAILTO:Bob@Example.com')).toEqual(['Bob@Example.com']);
+    expect(mailtoRecipients('  MailTo:c@d.org  ')).toEqual(['c@d.org']);
+  });
+
+  it('reads several recipients in the path and the to, cc and bcc fields', () => {
+    const href = 'mailto:a@x.com,b@y.com?cc=c@z.com&bcc=d@w.com;e@v.com&to=f@u.com&subject=Hi%20f@not.me';
+    expect(mailtoRecipients(href)).toEqual([
+      'a@x.com',
+      'b@y.com',
+      'c@z.com',
+      'd@w.com',
+      'e@v.com',
+      'f@u.com',
+    ]);
+  });
+
+  it('decodes percent-encoding, including encoded separators and field names', () => {
+    expect(mailtoRecipients('mailto:a%40x.com%2Cb%40y.com?%43C=c%40z.com')).toEqual([
+      'a@x.com',
+      'b@y.com',
+      'c@z.com',
+    ]);
+    expect(mailtoRecipients('mailto:%22Doe%2C%20Jo%22%20%3Cjo@y.org%3E')).toEqual(['jo@y.org']);
+  });
+
+  it('keeps a literal plus (sub-addressing) and drops duplicates', () => {
+    expect(mailtoRecipients('mailto:a+tag@x.com?cc=a+tag@x.com')).toEqual(['a+tag@x.com']);
+  });
+
+  it('survives malformed escapes', () => {
+    expect(mailtoRecipients('mailto:a%ZZb@x.com,c%40d.com%')).toEqual(['a%ZZb@x.com', 'c@d.com%']);
+  });
+
+  it('ignores subject, body and fragments, and anything that is not mailto', () => {
+    expect(mailtoRecipients('mailto:?subject=a@b.com&body=c@d.com')).toEqual([]);
+    expect(mailtoRecipients('mailto:a@b.com#x@y.com')).toEqual(['a@b.com']);
+    expect(mailtoRecipients('https://a@b.com/')).toEqual([]);
+    expect(mailtoRecipients('javascript:alert(1)//a@b.com')).toEqual([]);
+  });
+
+  it('splits hostile markup into harmless tokens', () => {
+    const href = 'mailto:%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E@evil.com?cc=%3Cscript%3E@x.com';
+    // Nothing before "@" survives but markup characters, so there is no candidate at all.
+    expect(mailtoRecipients(href)).toEqual([]);
+    const quoted = mailtoRecipients("mailto:x'onmouseover='alert(1)'@evil.com,ok@fine.com");
+    for (const address of quoted) expect(address).not.toMatch(/[<>"()]/);
+    expect(quoted).toEqual(["'@evil.com", 'ok@fine.com']);
+  });
+});

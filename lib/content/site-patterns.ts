@@ -1,0 +1,50 @@
+/**
+ * Enabled sites (host names, as settings keep them: lib/storage/settings.ts) as match patterns for
+ * the permission request and the content-script registration. A host covers its subdomains,
+ * as contentConfig decides (lib/background/settings-handlers.ts).
+ */
+import { isTestBuild } from '../storage/build';
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host);
+}
+
+/** A host name as a site: lowercased, no scheme, port or path; null when it is not one. */
+export function siteFromInput(input: string): string | null {
+  const stripped = input
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/:\d+$/, '')
+    .replace(/^\*\./, '');
+  if (stripped === '' || !/^[a-z0-9.-]+$|^\[[0-9a-f:]+\]$/.test(stripped)) return null;
+  return stripped;
+}
+
+/** Match patterns for a site: the host and its subdomains, over http and https. */
+export function sitePatterns(site: string): string[] {
+  if (isLoopback(site)) return [`http://${site}/*`];
+  if (IPV4.test(site) || site.startsWith('[')) return [`*://${site}/*`];
+  return [`*://*.${site}/*`];
+}
+
+/** The site of a page URL (for "Enable on this site"), or null for non-web pages. */
+export function siteOfUrl(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return null;
+    return siteFromInput(parsed.hostname);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether enabling this site needs a permission prompt (not for loopback in the test build). */
+export function needsPermissionPrompt(site: string): boolean {
+  return !(isTestBuild() && isLoopback(site));
+}

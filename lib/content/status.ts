@@ -1,0 +1,46 @@
+/** How verdicts look on the page: one status per element, labels and colours for the badge. */
+import type { MarkStatus } from '../messages';
+
+// The element shows the most important status among its addresses: a bad address first,
+// then "still checking", then the weaker verdicts, and deliverable only when all are.
+const PRECEDENCE: readonly MarkStatus[] = [
+  'invalid',
+  'undeliverable',
+  'pending',
+  'error',
+  'risky',
+  'unknown',
+  'deliverable',
+];
+
+export function combineStatuses(statuses: readonly MarkStatus[]): MarkStatus | null {
+  let best: MarkStatus | null = null;
+  for (const status of statuses) {
+    if (best === null || PRECEDENCE.indexOf(status) < PRECEDENCE.indexOf(best)) best = status;
+  }
+  return best;
+}
+
+export interface StatusLook {
+  label: string;
+  icon: string;
+  color: string;
+}
+
+export const STATUS_LOOK: Record<MarkStatus, StatusLook> = {
+  pending: { label: 'Checking', icon: '…', color: '#6b7280' },
+  deliverable: { label: 'Deliverable', icon: '✓', color: '#15803d' },
+  undeliverable: { label: 'Undeliverable', icon: '✕', color: '#b91c1c' },
+  risky: { label: 'Risky', icon: '!', color: '#b45309' },
+  unknown: { label: 'Unknown', icon: '?', color: '#475569' },
+  invalid: { label: 'Invalid address', icon: '⊘', color: '#9f1239' },
+  error: { label: 'Could not verify', icon: '⚠', color: '#7e22ce' },
+};
+
+/** The look of an address nobody has asked the service about yet (over budget, or not seen yet). */
+export const UNVERIFIED_LOOK: StatusLook = { label: 'Not verified', icon: '?', color: '#6b7280' };
+
+/** `rejected_email` → "rejected email". */
+export function reasonText(reason: string | null | undefined): string {
+  return reason ? reason.replace(/_/g, ' ') : '';
+}
