@@ -151,6 +151,10 @@ export async function startFakeSmtp(options: FakeSmtpOptions): Promise<FakeSmtp>
     },
   });
 
+  // A client that resets its connection (an engine timeout under load) must not take the test
+  // process down: smtp-server re-emits socket errors on the server object.
+  smtp.on('error', noop);
+
   const tarpitSockets = new Set<net.Socket>();
   let tarpitCount = 0;
   const tarpit = net.createServer((socket) => {

@@ -1,0 +1,90 @@
+/**
+ * `npm run service:admin -- <command>`: manages API keys in DATA_DIR's database.
+ *   create-key --credits N [--expires ISO] [--label L]   prints the new key alone on its last line
+ *   add-credits <key|id> --credits N                      prints the new balance on its last line
+ *   list-keys                                             one line per key
+ *   revoke-key <key|id>                                   prints the revoked key's id on its last line
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config';
+import { openDatabase } from './store/db';
+import { type KeyRecord, KeyStore } from './store/keys';
+
+const USAGE = `Usage: npm run service:admin -- <command>
+  create-key --credits N [--expires ISO-8601] [--label LABEL]
+  add-credits <key|id> --credits N
+  list-keys
+  revoke-key <key|id>`;
+
+class UsageError extends Error {}
+
+function credits(value: string | undefined): number {
+  if (value === undefined || !/^\d+$/.test(value))
+    throw new UsageError('--credits must be a whole number ≥ 0');
+  return Number(value);
+}
+
+function expiry(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) throw new UsageError('--expires must be an ISO 8601 date');
+  return new Date(at).toISOString();
+}
+
+function describe(k: KeyRecord): string {
+  const state = k.revoked_at
+    ? `revoked ${k.revoked_at}`
+    : k.expires_at
+      ? `expires ${k.expires_at}`
+      : 'no expiry';
+  return `${k.id}  ${k.key_prefix}…  credits=${k.credits}  ${state}  label=${JSON.stringify(k.label)}`;
+}
+
+function run(argv: string[], keys: KeyStore): string[] {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { credits: { type: 'string' }, expires: { type: 'string' }, label: { type: 'string' } },
+  });
+  const [command, target] = positionals;
+  const findKey = (): KeyRecord => {
+    const found = target ? keys.find(target) : null;
+    if (!found) throw new UsageError(`No such key: ${target ?? '(none given)'}`);
+    return found;
+  };
+  switch (command) {
+    case 'create-key': {
+      const { key, record } = keys.create({
+        credits: credits(values.credits),
+        expiresAt: expiry(values.expires),
+        label: values.label ?? '',
+      });
+      return [`Created ${describe(record)}`, key];
+    }
+    case 'add-credits': {
+      const record = findKey();
+      keys.give(record.id, credits(values.credits));
+      return [`${describe(keys.get(record.id) ?? record)}`, String(keys.get(record.id)?.credits)];
+    }
+    case 'list-keys':
+      return keys.list().map(describe);
+    case 'revoke-key': {
+      const record = findKey();
+      keys.revoke(record.id);
+      return [`Revoked ${describe(keys.get(record.id) ?? record)}`, record.id];
+    }
+    default:
+      throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
+  }
+}
+
+const db = openDatabase(loadConfig().dataDir);
+try {
+  for (const line of run(process.argv.slice(2), new KeyStore(db))) console.log(line);
+} catch (err) {
+  if (!(err instanceof UsageError || (err instanceof TypeError && 'code' in err))) throw err;
+  console.error(`${err.message}\n\n${USAGE}`);
+  process.exitCode = 2;
+} finally {
+  db.close();
+}

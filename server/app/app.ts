@@ -1,0 +1,99 @@
+import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { API_KEY_HEADER } from '../../lib/api/contract';
+import type { ServiceConfig } from '../config';
+import { createEngine } from '../engine/engine';
+import type { Engine } from '../engine/types';
+import { BulkWorker } from '../jobs/bulk-worker';
+import { SingleRunner } from '../jobs/single-runner';
+import { DataPaths } from '../paths';
+import { loadSigningSecret } from '../signing';
+import { openDatabase } from '../store/db';
+import { FileStore } from '../store/files';
+import { hashApiKey } from '../store/ids';
+import { KeyStore } from '../store/keys';
+import { TaskStore } from '../store/tasks';
+import { authenticate, presentedKey } from './auth';
+import { bulkRoutes } from './bulk-routes';
+import { bulkUploadRoute } from './bulk-upload';
+import type { AppContext } from './context';
+import { downloadRoute } from './download-route';
+import { installErrorHandlers } from './errors';
+import { singleRoutes } from './single-routes';
+
+/** How long a stopping service waits for running verifications before it closes the database. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
+export interface BuildOptions {
+  /** Another engine (defaults to the real one built from config.engine). */
+  engine?: Engine;
+  /** Fastify logger option (defaults to pino at config.logLevel). */
+  logger?: boolean;
+}
+
+/**
+ * The whole service as a Fastify instance: database, workers and routes. Workers start when
+ * the app is ready and stop (leaving unfinished work in the database) when it closes.
+ */
+export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel },
+    bodyLimit: 64 * 1024,
+  });
+  const db = openDatabase(config.dataDir);
+  const paths = new DataPaths(config.dataDir);
+  const engine = opts.engine ?? createEngine(config.engine, app.log);
+  const files = new FileStore(db);
+  const tasks = new TaskStore(db);
+  const jobDeps = { files, engine, paths, batchRows: config.batchRows, log: app.log };
+  const ctx: AppContext = {
+    config,
+    paths,
+    keys: new KeyStore(db),
+    tasks,
+    files,
+    singleRunner: new SingleRunner(tasks, engine, app.log, config.singleConcurrency),
+    bulkWorker: new BulkWorker(jobDeps, config.fileConcurrency),
+    signingSecret: loadSigningSecret(config.dataDir, config.signingSecret),
+  };
+
+  app.decorateRequest('account', null);
+  installErrorHandlers(app);
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['content-type', API_KEY_HEADER],
+    exposedHeaders: ['retry-after', 'content-disposition'],
+    maxAge: 86_400,
+  });
+  await app.register(rateLimit, {
+    max: config.rateLimitPerMin,
+    timeWindow: 60_000,
+    keyGenerator: (request) => {
+      const key = presentedKey(request);
+      return key ? `key:${hashApiKey(key)}` : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, error: 429 }),
+  });
+  await app.register(multipart, { throwFileSizeLimit: false });
+
+  await app.register(async (verify) => {
+    verify.addHook('onRequest', authenticate(ctx.keys));
+    singleRoutes(verify, ctx);
+    bulkRoutes(verify, ctx);
+    bulkUploadRoute(verify, ctx);
+  });
+  downloadRoute(app, ctx);
+
+  app.addHook('onReady', async () => {
+    ctx.singleRunner.resume();
+    ctx.bulkWorker.kick();
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all([ctx.singleRunner.stop(SHUTDOWN_GRACE_MS), ctx.bulkWorker.stop(SHUTDOWN_GRACE_MS)]);
+    db.close();
+  });
+  return app;
+}

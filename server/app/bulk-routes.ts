@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DESCRIPTIONS, ERRORS, PATHS } from '../../lib/api/contract';
+import { signDownloadUrl } from '../signing';
+import { toFileRecord } from '../store/files';
+import { account } from './auth';
+import type { AppContext } from './context';
+import { ok } from './envelope';
+import { HttpError } from './errors';
+import { FileBody, ListQuery, parseBody, parseQuery } from './validation';
+
+/** The origin download URLs are built on: PUBLIC_BASE_URL, else the one the request came to. */
+function baseUrl(ctx: AppContext, request: FastifyRequest): string {
+  return ctx.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+}
+
+/** POST /verify/bulk/status and GET /verify/bulk/files. */
+export function bulkRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.post(PATHS.bulkStatus, async (request) => {
+    const key = account(request);
+    const body = parseBody(FileBody, request.body);
+    const file = ctx.files.get(key.id, body.file_id);
+    if (!file) throw new HttpError(404, ERRORS.fileNotFound);
+    const download_url =
+      file.state === 'completed' ? signDownloadUrl(baseUrl(ctx, request), ctx.signingSecret, file.id) : '';
+    return ok(DESCRIPTIONS.bulkStatus, { status: file.state, download_url });
+  });
+
+  app.get(PATHS.bulkFiles, async (request) => {
+    const key = account(request);
+    const query = parseQuery(ListQuery, request.query);
+    const { rows, total } = ctx.files.list(key.id, query.page, query.pageSize, query.search);
+    return ok(DESCRIPTIONS.bulkFiles, {
+      files: rows.map(toFileRecord),
+      totalCount: total,
+      page: query.page,
+      pageSize: query.pageSize,
+    });
+  });
+}

@@ -1,0 +1,93 @@
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
+import { scanUpload } from '../csv/scan';
+import { newId } from '../store/ids';
+import { account } from './auth';
+import type { AppContext } from './context';
+import { ok } from './envelope';
+import { badRequest, HttpError } from './errors';
+import { parseBody, UploadFields } from './validation';
+
+interface Received {
+  fields: Record<string, string>;
+  uploadName: string | null;
+}
+
+/**
+ * Streams the multipart body: the `file` part straight to `path` (never buffered), text fields
+ * into a map. The 25MB limit is enforced while streaming: busboy stops writing past it and
+ * skips the rest, and the request is answered 413 once the body has been read.
+ */
+async function receive(request: FastifyRequest, path: string): Promise<Received> {
+  const parts = request.parts({
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+  });
+  const fields: Record<string, string> = {};
+  let uploadName: string | null = null;
+  let problem: HttpError | null = null;
+  for await (const part of parts) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'file') {
+        part.file.resume();
+        problem ??= badRequest();
+        continue;
+      }
+      await pipeline(part.file, createWriteStream(path));
+      if (part.file.truncated) problem = new HttpError(413, ERRORS.tooLarge);
+      uploadName = part.filename;
+    } else if (part.fieldnameTruncated || part.valueTruncated || typeof part.value !== 'string') {
+      problem ??= badRequest();
+    } else {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  if (problem) throw problem;
+  if (uploadName === null) throw badRequest();
+  return { fields, uploadName };
+}
+
+/**
+ * A broken multipart body (no boundary, cut short) makes busboy throw plain Errors: those are
+ * the client's, so 400. System errors (they carry a `code` such as ENOSPC) stay server errors.
+ */
+function asClientError(err: unknown): never {
+  if (err instanceof HttpError) throw err;
+  if (err instanceof Error && !('code' in err) && !('statusCode' in err)) throw badRequest();
+  throw err;
+}
+
+/** POST /verify/bulk: takes one credit per address at upload and queues the file. */
+export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
+  app.post(PATHS.bulk, async (request) => {
+    const key = account(request);
+    if (!request.isMultipart()) throw badRequest();
+    const id = newId();
+    const path = ctx.paths.upload(id);
+    try {
+      const received = await receive(request, path).catch(asClientError);
+      const fields = parseBody(UploadFields, received.fields);
+      const scan = await scanUpload(path, fields.emailColumn || null);
+      if (!scan) throw new HttpError(400, ERRORS.missingEmailColumn);
+      const file = ctx.files.create({
+        id,
+        keyId: key.id,
+        fileName: fields.fileName || received.uploadName || 'upload.csv',
+        mode: fields.mode,
+        delimiter: scan.dialect.delimiter,
+        newline: scan.dialect.newline,
+        emailIndex: scan.emailIndex,
+        headerLength: scan.header.length,
+        credits: scan.emails,
+      });
+      if (!file) throw new HttpError(402, ERRORS.insufficientCredits);
+      ctx.bulkWorker.kick();
+      return ok(DESCRIPTIONS.queued, { file_id: id });
+    } catch (err) {
+      await rm(path, { force: true });
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,46 @@
+import { createReadStream, existsSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { ERRORS } from '../../lib/api/contract';
+import { verifyDownload } from '../signing';
+import type { AppContext } from './context';
+import { HttpError } from './errors';
+
+interface DownloadRequest {
+  Params: { name: string };
+  Querystring: { expires?: unknown; signature?: unknown };
+}
+
+/** A safe `filename` for Content-Disposition: the upload's name, ASCII only, ending in .csv. */
+function attachmentName(fileName: string): string {
+  const base =
+    fileName
+      .replace(/\.csv$/i, '')
+      .replace(/[^\w .-]+/g, '_')
+      .slice(0, 100) || 'results';
+  return `${base}-results.csv`;
+}
+
+/** GET /downloads/<file_id>.csv?expires&signature: no API key, 403 on a bad or expired signature. */
+export function downloadRoute(app: FastifyInstance, ctx: AppContext): void {
+  app.get<DownloadRequest>('/downloads/:name', async (request, reply) => {
+    const match = /^([0-9a-f]{24})\.csv$/.exec(request.params.name);
+    const { expires, signature } = request.query;
+    const fileId = match?.[1];
+    if (
+      !fileId ||
+      typeof expires !== 'string' ||
+      typeof signature !== 'string' ||
+      !verifyDownload(ctx.signingSecret, fileId, expires, signature)
+    ) {
+      throw new HttpError(403, 'Invalid or expired download link');
+    }
+    const file = ctx.files.getById(fileId);
+    const path = ctx.paths.result(fileId);
+    if (file?.state !== 'completed' || !existsSync(path)) throw new HttpError(404, ERRORS.fileNotFound);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${attachmentName(file.file_name)}"`)
+      .header('cache-control', 'private, no-store')
+      .send(createReadStream(path));
+  });
+}

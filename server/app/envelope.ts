@@ -1,0 +1,6 @@
+import type { Envelope } from '../../lib/api/contract';
+
+/** The envelope of every 200 response (spec §2.1). */
+export function ok<T>(description: string, data: T): Envelope<T> {
+  return { message: { status: 'success', statusCode: 200, description }, data };
+}

@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ERRORS } from '../../lib/api/contract';
+
+/** An error answered as `{error, message}` with `error` = the HTTP status (DESIGN.md §3). */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = () => new HttpError(400, ERRORS.invalidBody);
+
+/**
+ * Maps every failure to the contract's error body: our own HttpErrors as they are, the rate
+ * limiter's to 429, the multipart file limit to 413, any other client error Fastify raises
+ * (bad JSON, wrong content type, body too large, broken multipart) to 400 `Invalid request
+ * body`; anything else is a logged 500.
+ */
+export function installErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
+    let status: number;
+    let message: string;
+    if (err instanceof HttpError) {
+      status = err.statusCode;
+      message = err.message;
+    } else if (err.statusCode === 429) {
+      status = 429;
+      message = ERRORS.rateLimited;
+    } else if ('code' in err && err.code === 'FST_REQ_FILE_TOO_LARGE') {
+      status = 413;
+      message = ERRORS.tooLarge;
+    } else if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
+      request.log.info({ code: 'code' in err ? err.code : undefined, msg: err.message }, 'bad request');
+      status = 400;
+      message = ERRORS.invalidBody;
+    } else {
+      request.log.error({ err }, 'request failed');
+      status = 500;
+      message = 'Internal server error';
+    }
+    return reply.code(status).send({ error: status, message });
+  });
+
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 404, message: 'Not found' }));
+}

@@ -1,0 +1,141 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Envelope, PATHS, type SingleResult } from '../../lib/api/contract';
+import { Api, apiWithNewKey, balanceOf, waitFor } from '../test-support/api';
+import { FAKE_DOMAINS as D, type FakeNet, startFakeNet } from '../test-support/fake-net';
+import { type RunningService, startService } from '../test-support/service';
+
+let net: FakeNet;
+const services: RunningService[] = [];
+
+beforeAll(async () => {
+  // The slow domain answers RCPT after 150 ms (within the 500 ms timeout): every batch of the
+  // file below takes a while, so the service can be killed between two committed batches.
+  net = await startFakeNet({ slowMs: 150 });
+});
+afterAll(async () => {
+  for (const s of services.reverse()) await s.stop();
+  await net?.stop();
+});
+
+/** No verdict here depends on a timeout: a generous one keeps a loaded machine from turning slow answers into unknowns. */
+const SLACK = { SMTP_TIMEOUT_MS: '5000' };
+const ROWS = 1000;
+/** Row i's address and expected verdict (non_catch_all mode). */
+function row(i: number): [string, 'deliverable' | 'undeliverable' | 'unknown' | 'risky'] {
+  if (i % 10 === 0) return [`slow${i}@${D.slow}`, 'deliverable'];
+  switch (i % 4) {
+    case 0:
+      return [`bob+${i}@${D.rejecting}`, 'undeliverable'];
+    case 1:
+      return [`u${i}@${D.unreachable}`, 'unknown'];
+    case 2:
+      return [`f${i}@${D.mailboxFull}`, 'risky'];
+    default:
+      return [`r${i}@${D.rejecting}`, 'undeliverable'];
+  }
+}
+
+describe('a service killed in the middle of a file', () => {
+  it('resumes after a restart and completes with exact counts and credits', async () => {
+    const first = await startService({ fakeNet: net, env: SLACK });
+    services.push(first);
+    const key = await apiWithNewKey(first, 5000);
+    const lines = ['Id,Email'];
+    const expected = { deliverable: 0, undeliverable: 0, unknown: 0, risky: 0 };
+    for (let i = 0; i < ROWS; i++) {
+      const [email, verdict] = row(i);
+      lines.push(`${i},${email}`);
+      expected[verdict]++;
+    }
+    const upload = await key.upload(lines.join('\n'), { mode: 'non_catch_all', fileName: 'big.csv' });
+    expect(upload.status).toBe(200);
+    const id = upload.body.data.file_id;
+
+    // Wait until some batches are committed, then SIGKILL the service mid-file.
+    const done = await waitFor(
+      async () => {
+        const m = (await key.fileRecord(id))?.meta_data;
+        const total = m ? m.deliverable + m.undeliverable + m.unknown + m.risky : 0;
+        return total >= 200 ? total : null;
+      },
+      30_000,
+      20,
+    );
+    await first.kill();
+    expect(done).toBeLessThan(ROWS);
+
+    const second = await startService({ fakeNet: net, dataDir: first.dataDir, env: SLACK });
+    services.push(second);
+    const restartedApi = new Api(second.baseUrl, key.apiKey);
+    const status = await restartedApi.waitForFile(id, 60_000);
+    expect(status.status).toBe('completed');
+    const record = await restartedApi.fileRecord(id);
+    expect(record).toMatchObject({
+      state: 'completed',
+      options: { credit_usage: ROWS, credit_refund: expected.unknown },
+      meta_data: expected,
+    });
+    expect(await balanceOf(second, restartedApi)).toBe(5000 - ROWS + expected.unknown);
+
+    // Every row exactly once, in order, with its verdict.
+    const text = await (await fetch(status.download_url)).text();
+    const rows = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+    expect(rows).toHaveLength(ROWS + 1);
+    expect(rows.slice(1).map((r) => Number(r[0]))).toEqual(Array.from({ length: ROWS }, (_, i) => i));
+    expect(rows.slice(1).map((r) => r[2])).toEqual(Array.from({ length: ROWS }, (_, i) => row(i)[1]));
+
+    // Rows committed before the kill were not verified again: the first row's address was
+    // probed by the first service only.
+    const probes = net.allCommands().filter((c) => c.toLowerCase() === `rcpt to:<slow0@${D.slow}>`);
+    expect(probes).toHaveLength(1);
+  });
+
+  it('fails a file whose upload is lost, refunding every credit', async () => {
+    const first = await startService({ fakeNet: net, env: SLACK });
+    services.push(first);
+    const key = await apiWithNewKey(first, 100);
+    const lines = ['Email'];
+    for (let i = 0; i < 40; i++) lines.push(`t${i}@${D.tarpit}`);
+    const upload = await key.upload(lines.join('\n'));
+    const id = upload.body.data.file_id;
+    await first.kill();
+    await rm(join(first.dataDir, 'uploads', `${id}.csv`));
+
+    const second = await startService({ fakeNet: net, dataDir: first.dataDir, env: SLACK });
+    services.push(second);
+    const api = new Api(second.baseUrl, key.apiKey);
+    const status = await api.waitForFile(id);
+    expect(status).toEqual({ status: 'failed', download_url: '' });
+    expect(await api.fileRecord(id)).toMatchObject({
+      state: 'failed',
+      options: { credit_usage: 40, credit_refund: 40 },
+    });
+    expect(await balanceOf(second, api)).toBe(100);
+  });
+
+  it('finishes single tasks that were pending when the service died', async () => {
+    const first = await startService({ fakeNet: net, env: SLACK });
+    services.push(first);
+    const key = await apiWithNewKey(first, 100);
+    const queued = await key.post<Envelope<{ task_id: string }>>(PATHS.single, {
+      email: `pending@${D.slow}`,
+      mode: 'non_catch_all',
+    });
+    await first.kill();
+
+    const second = await startService({ fakeNet: net, dataDir: first.dataDir, env: SLACK });
+    services.push(second);
+    const api = new Api(second.baseUrl, key.apiKey);
+    const result = await waitFor(async () => {
+      const reply = await api.post<Envelope<SingleResult>>(PATHS.singleStatus, {
+        task_id: queued.body.data.task_id,
+      });
+      return reply.body.data.processing_status === 'completed' ? reply.body.data : null;
+    });
+    expect(result).toMatchObject({ status: 'deliverable', credits_used: 1, credits_refunded: 0 });
+    expect(await balanceOf(second, api)).toBe(99);
+  });
+});

@@ -1,0 +1,77 @@
+import { resolve } from 'node:path';
+import type { EngineConfig } from './engine/types';
+
+/** Everything the service reads from its environment (DESIGN.md §4). */
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Base of signed download URLs; null = the origin the request came to. */
+  publicBaseUrl: string | null;
+  /** HMAC key for download URLs; null = generated and kept in DATA_DIR. */
+  signingSecret: string | null;
+  rateLimitPerMin: number;
+  engine: EngineConfig;
+  /** Files processed at the same time. */
+  fileConcurrency: number;
+  /** Single tasks verified at the same time. */
+  singleConcurrency: number;
+  /** Rows verified concurrently and committed together. */
+  batchRows: number;
+  /** Log level for pino. */
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {}
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min) throw new ConfigError(`${name} must be an integer ≥ ${min}`);
+  return Number(raw);
+}
+
+function flag(env: Env, name: string): boolean {
+  return ['1', 'true', 'yes', 'on'].includes((env[name] ?? '').trim().toLowerCase());
+}
+
+function text(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  return raw ? raw : null;
+}
+
+export function loadConfig(env: Env = process.env): ServiceConfig {
+  const publicBaseUrl = text(env, 'PUBLIC_BASE_URL');
+  if (publicBaseUrl !== null && !URL.canParse(publicBaseUrl)) {
+    throw new ConfigError('PUBLIC_BASE_URL must be an absolute URL');
+  }
+  const helo = text(env, 'SMTP_HELO') ?? 'localhost';
+  return {
+    port: int(env, 'PORT', 8787),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    dataDir: resolve(text(env, 'DATA_DIR') ?? '.data'),
+    publicBaseUrl: publicBaseUrl?.replace(/\/+$/, '') ?? null,
+    signingSecret: text(env, 'SIGNING_SECRET'),
+    rateLimitPerMin: int(env, 'RATE_LIMIT_PER_MIN', 600, 1),
+    engine: {
+      dnsServers: (text(env, 'DNS_SERVERS') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      smtpPort: int(env, 'SMTP_PORT', 25, 1),
+      heloName: helo,
+      mailFrom: text(env, 'SMTP_FROM') ?? `verify@${helo}`,
+      smtpTimeoutMs: int(env, 'SMTP_TIMEOUT_MS', 10_000, 1),
+      greylistRetryMs: int(env, 'GREYLIST_RETRY_MS', 15_000),
+      allowPrivateMx: flag(env, 'ALLOW_PRIVATE_MX'),
+      globalConcurrency: 32,
+      perHostConcurrency: 8,
+    },
+    fileConcurrency: 2,
+    singleConcurrency: 16,
+    batchRows: 100,
+    logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+  };
+}

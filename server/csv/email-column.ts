@@ -1,0 +1,29 @@
+import { DEFAULT_EMAIL_COLUMN } from '../../lib/api/contract';
+
+/**
+ * Finds the email column in a header row (DESIGN.md §3): the requested name (default `Email`)
+ * matched exactly first, then case-insensitively; surrounding spaces and a BOM are ignored.
+ * Returns the column's index, or -1 when the header has no such column.
+ */
+export function findEmailColumn(header: readonly string[], requested?: string | null): number {
+  const wanted = clean(requested || DEFAULT_EMAIL_COLUMN);
+  const names = header.map(clean);
+  const exact = names.indexOf(wanted);
+  if (exact >= 0) return exact;
+  const lower = wanted.toLowerCase();
+  return names.findIndex((name) => name.toLowerCase() === lower);
+}
+
+/** An `emailColumn` must name a column, never be an address (DESIGN.md §3). */
+export function isValidColumnName(name: string): boolean {
+  return !name.includes('@');
+}
+
+/** The trimmed email cell of a data row, or '' when the row has none. Credits count non-empty cells. */
+export function emailCell(row: readonly string[], index: number): string {
+  return (row[index] ?? '').trim();
+}
+
+function clean(name: string): string {
+  return name.replace(/^\uFEFF/, '').trim();
+}

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectDialect, fitRow, readRows, toCsvLines } from './rows';
+import { scanUpload } from './scan';
+
+const dir = mkdtempSync(join(tmpdir(), 'verimark-csv-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+function file(content: string): string {
+  const path = join(dir, `${n++}.csv`);
+  writeFileSync(path, content);
+  return path;
+}
+
+async function rows(content: string): Promise<string[][]> {
+  const path = file(content);
+  const out: string[][] = [];
+  for await (const row of readRows(path, await detectDialect(path))) out.push(row);
+  return out;
+}
+
+describe('detectDialect + readRows', () => {
+  it.each([
+    ['LF', 'a,b\n1,2\n', { delimiter: ',', newline: '\n' }],
+    ['CRLF', 'a,b\r\n1,2\r\n', { delimiter: ',', newline: '\r\n' }],
+    ['CR', 'a,b\r1,2\r', { delimiter: ',', newline: '\r' }],
+    ['semicolons', 'a;b\n1;2\n', { delimiter: ';', newline: '\n' }],
+    ['tabs', 'a\tb\n1\t2\n', { delimiter: '\t', newline: '\n' }],
+  ])('%s', async (_name, content, dialect) => {
+    expect(await detectDialect(file(content))).toEqual(dialect);
+    expect(await rows(content)).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+  });
+
+  it('strips a BOM, skips blank lines, keeps quoted newlines', async () => {
+    expect(await rows('\uFEFFEmail,Note\n\n"x@y.test","a\nb"\n  \n')).toEqual([
+      ['Email', 'Note'],
+      ['x@y.test', 'a\nb'],
+    ]);
+  });
+
+  it('yields nothing for an empty file', async () => {
+    expect(await rows('')).toEqual([]);
+  });
+});
+
+describe('scanUpload', () => {
+  it('counts non-empty cells of the email column', async () => {
+    const scan = await scanUpload(file('Name,email\nA,a@x.test\nB,\nC,  \nD,d@x.test\n'), null);
+    expect(scan).toMatchObject({ header: ['Name', 'email'], emailIndex: 1, emails: 2 });
+  });
+
+  it('is null without the column or without a header', async () => {
+    expect(await scanUpload(file('Name,Mail\nA,a@x.test\n'), null)).toBeNull();
+    expect(await scanUpload(file('Name,Mail\nA,a@x.test\n'), 'Email')).toBeNull();
+    expect(await scanUpload(file(''), null)).toBeNull();
+  });
+});
+
+describe('fitRow and toCsvLines', () => {
+  it('pads and cuts rows to the header width', () => {
+    expect(fitRow(['a'], 3)).toEqual(['a', '', '']);
+    expect(fitRow(['a', 'b', 'c', 'd'], 2)).toEqual(['a', 'b']);
+  });
+
+  it('writes RFC 4180 lines with quoting where needed', () => {
+    expect(toCsvLines([['a', 'b,c', 'd"e', 'f\ng']])).toBe('a,"b,c","d""e","f\ng"\r\n');
+    expect(toCsvLines([])).toBe('');
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * `npm run service`: the reference verification service (DESIGN.md §4). Configured through
+ * the environment (server/config.ts); stops gracefully on SIGINT/SIGTERM, leaving unfinished
+ * work in the database for the next start.
+ */
+import type { AddressInfo } from 'node:net';
+import { buildApp } from './app/app';
+import { ConfigError, loadConfig, type ServiceConfig } from './config';
+import { openDatabase } from './store/db';
+import { KeyStore } from './store/keys';
+
+/** Credits of the demo key created on an empty database. */
+const DEMO_CREDITS = 1000;
+const SHUTDOWN_TIMEOUT_MS = 15_000;
+
+/** On an empty database, a demo key to try the service with; null otherwise. */
+function ensureDemoKey(config: ServiceConfig): string | null {
+  const db = openDatabase(config.dataDir);
+  try {
+    const keys = new KeyStore(db);
+    if (keys.count() > 0) return null;
+    return keys.create({ credits: DEMO_CREDITS, label: 'demo' }).key;
+  } finally {
+    db.close();
+  }
+}
+
+async function main(): Promise<void> {
+  let config: ServiceConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`Configuration error: ${err.message}`);
+    process.exit(2);
+  }
+  const demoKey = ensureDemoKey(config);
+  const app = await buildApp(config);
+  await app.listen({ port: config.port, host: config.host });
+  const { port } = app.server.address() as AddressInfo;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+
+  console.log(`Verimark service listening on ${url}`);
+  console.log(`Data directory: ${config.dataDir}`);
+  if (demoKey) {
+    console.log(`Demo API key: ${demoKey}  (${DEMO_CREDITS} credits; shown only once)`);
+  } else {
+    console.log('Create an API key with: npm run service:admin -- create-key --credits 1000');
+  }
+
+  // tsx relays the terminal's SIGINT, so one Ctrl-C can arrive twice: only a signal a second
+  // after the first forces an exit; otherwise the close gets SHUTDOWN_TIMEOUT_MS at most.
+  let closingSince = 0;
+  const shutdown = (signal: string) => {
+    if (closingSince > 0) {
+      if (Date.now() - closingSince > 1000) process.exit(1);
+      return;
+    }
+    closingSince = Date.now();
+    app.log.info({ signal }, 'shutting down');
+    setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations';
+
+export type Db = Database.Database;
+
+/** Opens (creating if needed) `verimark.sqlite` under `dataDir` in WAL mode and migrates it. */
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, 'verimark.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+export function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version] ?? '');
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,101 @@
+import type { Db } from './db';
+import { nowIso } from './db';
+import { hashApiKey, newApiKey, newId } from './ids';
+
+export interface KeyRecord {
+  id: string;
+  key_prefix: string;
+  label: string;
+  credits: number;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface CreateKeyOptions {
+  credits: number;
+  expiresAt?: string | null;
+  label?: string;
+}
+
+/** API keys, their credits and subscription expiry. Only the key's hash is stored. */
+export class KeyStore {
+  constructor(private readonly db: Db) {}
+
+  count(): number {
+    const row = this.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number };
+    return row.n;
+  }
+
+  create(opts: CreateKeyOptions): { key: string; record: KeyRecord } {
+    const key = newApiKey();
+    const record: KeyRecord = {
+      id: newId(),
+      key_prefix: key.slice(0, 12),
+      label: opts.label ?? '',
+      credits: opts.credits,
+      expires_at: opts.expiresAt ?? null,
+      revoked_at: null,
+      created_at: nowIso(),
+    };
+    this.db
+      .prepare(
+        `INSERT INTO api_keys (id, key_hash, key_prefix, label, credits, expires_at, revoked_at, created_at)
+         VALUES (@id, @key_hash, @key_prefix, @label, @credits, @expires_at, @revoked_at, @created_at)`,
+      )
+      .run({ ...record, key_hash: hashApiKey(key) });
+    return { key, record };
+  }
+
+  /** The live (not revoked) key record for a presented key, or null. */
+  findByKey(key: string): KeyRecord | null {
+    const row = this.db
+      .prepare('SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL')
+      .get(hashApiKey(key)) as KeyRecord | undefined;
+    return row ?? null;
+  }
+
+  /** Looks a key up (revoked ones too) by the key itself or by its id. */
+  find(keyOrId: string): KeyRecord | null {
+    const row = this.db
+      .prepare('SELECT * FROM api_keys WHERE key_hash = ? OR id = ?')
+      .get(hashApiKey(keyOrId), keyOrId) as KeyRecord | undefined;
+    return row ?? null;
+  }
+
+  get(id: string): KeyRecord | null {
+    return (this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRecord | undefined) ?? null;
+  }
+
+  list(): KeyRecord[] {
+    return this.db.prepare('SELECT * FROM api_keys ORDER BY created_at').all() as KeyRecord[];
+  }
+
+  /**
+   * Takes `amount` credits if the balance allows; false otherwise. A single conditional UPDATE,
+   * so concurrent callers (other requests, other processes) can never overdraw or double-spend.
+   */
+  take(id: string, amount: number): boolean {
+    if (amount === 0) return true;
+    const result = this.db
+      .prepare('UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ?')
+      .run(amount, id, amount);
+    return result.changes === 1;
+  }
+
+  give(id: string, amount: number): void {
+    if (amount === 0) return;
+    this.db.prepare('UPDATE api_keys SET credits = credits + ? WHERE id = ?').run(amount, id);
+  }
+
+  revoke(id: string): boolean {
+    const result = this.db
+      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
+      .run(nowIso(), id);
+    return result.changes === 1;
+  }
+}
+
+export function isExpired(record: KeyRecord, now = Date.now()): boolean {
+  return record.expires_at !== null && Date.parse(record.expires_at) <= now;
+}

@@ -1,0 +1,166 @@
+/**
+ * Runs the REAL service (`server/main.ts`) as a child process for integration and end-to-end
+ * tests: 127.0.0.1, a random port, a temporary DATA_DIR, DNS and SMTP pointed at the fake
+ * network, and a fresh API key with plenty of credits.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type FakeNet, fakeNetEnv, startFakeNet } from './fake-net';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 10_000;
+const LISTENING = /Verimark service listening on (http:\/\/\S+)/;
+
+export interface StartServiceOptions {
+  /** Reuse a data directory (e.g. after kill(), to test a restart); default a new temp dir. */
+  dataDir?: string;
+  /** Extra environment for the service (e.g. RATE_LIMIT_PER_MIN). */
+  env?: Record<string, string>;
+  /** The fake network to point at; default one started (and stopped) for this service. */
+  fakeNet?: FakeNet;
+}
+
+export interface RunningService {
+  baseUrl: string;
+  /** A key created for the test, with 1,000,000 credits. */
+  apiKey: string;
+  dataDir: string;
+  /** The service process's pid (e.g. to read /proc/<pid>/status). */
+  pid: number;
+  /** The service's stdout and stderr so far. */
+  output(): string;
+  /** The process's exit code once it has exited (0 after a clean stop()), else null. */
+  exitCode(): number | null;
+  /** SIGTERM and wait; then removes the fake net and data dir this helper created. */
+  stop(): Promise<void>;
+  /** SIGKILL and wait, for crash tests; the data dir is kept (stop() still cleans up). */
+  kill(): Promise<void>;
+  /** Runs `server/admin.ts` on this service's DATA_DIR; resolves with its stdout. */
+  admin(args: string[]): Promise<string>;
+}
+
+function tsxNode(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => child.once('exit', () => done()));
+}
+
+async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited(child);
+  clearTimeout(timer);
+}
+
+/** The last line of a finished admin command's stdout, trimmed. */
+export function lastLine(text: string): string {
+  return text.trim().split('\n').at(-1)?.trim() ?? '';
+}
+
+export async function startService(opts: StartServiceOptions = {}): Promise<RunningService> {
+  const ownNet = opts.fakeNet ? null : await startFakeNet();
+  const net = opts.fakeNet ?? (ownNet as FakeNet);
+  const ownDir = opts.dataDir ? null : await mkdtemp(join(tmpdir(), 'verimark-service-'));
+  const dataDir = opts.dataDir ?? (ownDir as string);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    ...fakeNetEnv(net),
+    ...opts.env,
+  };
+  const child = tsxNode('server/main.ts', [], env);
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-200_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+
+  const cleanup = async () => {
+    await terminate(child, 'SIGTERM');
+    await ownNet?.stop();
+    if (ownDir) await rm(ownDir, { recursive: true, force: true });
+  };
+
+  let baseUrl: string;
+  try {
+    baseUrl = await waitForListening(child, () => output);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+
+  const admin = (args: string[]) => runAdmin(args, { ...env });
+  const service: RunningService = {
+    baseUrl,
+    apiKey: '',
+    dataDir,
+    pid: child.pid ?? -1,
+    output: () => output,
+    exitCode: () => child.exitCode,
+    stop: cleanup,
+    kill: () => terminate(child, 'SIGKILL'),
+    admin,
+  };
+  try {
+    service.apiKey = lastLine(await admin(['create-key', '--credits', '1000000', '--label', 'test']));
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+  return service;
+}
+
+function waitForListening(child: ChildProcess, output: () => string): Promise<string> {
+  return new Promise((resolveUrl, reject) => {
+    const timer = setTimeout(() => finish(new Error('the service did not start in time')), START_TIMEOUT_MS);
+    const onData = () => {
+      const match = LISTENING.exec(output());
+      if (match?.[1]) finish(null, match[1]);
+    };
+    const onExit = () => finish(new Error('the service exited during start-up'));
+    function finish(err: Error | null, url?: string) {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.off('exit', onExit);
+      if (err || !url) reject(new Error(`${err?.message}\n${output()}`));
+      else resolveUrl(url);
+    }
+    child.stdout?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const child = tsxNode('server/admin.ts', args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => {
+    stdout += c.toString('utf8');
+  });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString('utf8');
+  });
+  return new Promise((done, fail) => {
+    child.once('error', fail);
+    child.once('exit', (code) => {
+      if (code === 0) done(stdout);
+      else fail(new Error(`admin ${args.join(' ')} exited with ${code}: ${stderr}`));
+    });
+  });
+}
