@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import type { SettingsView } from '@/lib/messages';
 import { OptionsApp } from './options-app';
-import { needsPrompt } from './permissions';
 
 const sent: { type: string; data: unknown }[] = [];
 let answers: Record<string, unknown> = {};
@@ -92,6 +91,20 @@ describe('the options page', () => {
     expect(sent.map((m) => m.type)).not.toContain('saveSettings');
   });
 
+  it('refuses an empty or non-numeric cache lifetime instead of saving 0 (no cache)', async () => {
+    await type(byLabel('Cache lifetime (hours)'), '');
+    await act(() => button('Save').click());
+    await flush();
+    expect(sent.map((m) => m.type)).not.toContain('saveSettings');
+    expect(status()).toMatch(/Cache lifetime/);
+    await type(byLabel('Cache lifetime (hours)'), '12');
+    await type(byLabel('Automatic verifications per page'), ' ');
+    await act(() => button('Save').click());
+    await flush();
+    expect(sent.map((m) => m.type)).not.toContain('saveSettings');
+    expect(status()).toMatch(/Automatic verifications/);
+  });
+
   it('asks for the service origin, then saves URL and key', async () => {
     const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
     await type(byLabel('Service URL'), 'https://verify.example.com/');
@@ -169,11 +182,22 @@ describe('the options page', () => {
   });
 });
 
-describe('permission prompts', () => {
-  it('are skipped for loopback in the test build only', () => {
-    expect(needsPrompt('127.0.0.1', true)).toBe(false);
-    expect(needsPrompt('localhost', true)).toBe(false);
-    expect(needsPrompt('127.0.0.1', false)).toBe(true);
-    expect(needsPrompt('verify.example.com', true)).toBe(true);
+describe('the service permission', () => {
+  it('is asked for a loopback service in a store build, and taken as granted in the test build', async () => {
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    await type(byLabel('Service URL'), 'http://127.0.0.1:8787');
+    await act(() => button('Save').click());
+    await flush();
+    expect(request).toHaveBeenCalledWith({ origins: ['http://127.0.0.1/*'] });
+    request.mockClear();
+    vi.stubGlobal('__VERIMARK_TEST_BUILD__', true);
+    try {
+      await act(() => button('Save').click());
+      await flush();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(request).not.toHaveBeenCalled();
+    expect(sent.filter((m) => m.type === 'saveSettings')).toHaveLength(2);
   });
 });

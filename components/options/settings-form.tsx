@@ -6,6 +6,7 @@ import { checkServiceUrl } from '@/lib/api/service-url';
 import { msg } from '@/lib/background/i18n';
 import { type SettingsPatch, type SettingsView, sendMessage } from '@/lib/messages';
 import { connectionText } from './connection-test';
+import { NumberField } from './number-field';
 import { requestServiceOrigin } from './permissions';
 
 interface Props {
@@ -14,6 +15,9 @@ interface Props {
 }
 
 type Status = { tone: 'ok' | 'error' | 'busy'; text: string } | null;
+
+const ttlLabel = msg('options_cache_ttl', 'Cache lifetime (hours)');
+const budgetLabel = msg('options_budget', 'Automatic verifications per page');
 
 export function SettingsForm({ view, onSaved }: Props) {
   const [serviceUrl, setServiceUrl] = useState(view.serviceUrl);
@@ -45,15 +49,22 @@ export function SettingsForm({ view, onSaved }: Props) {
     return true;
   };
 
+  /** A number field's value, or null (with the reason shown) when it is empty or not a number. */
+  const numberIn = (value: string, label: string): number | null => {
+    const number = value.trim() === '' ? Number.NaN : Number(value);
+    if (Number.isFinite(number)) return number;
+    setStatus({ tone: 'error', text: msg('options_number_needed', '$1: enter a number.', [label]) });
+    return null;
+  };
+
   const save = async (event: Event) => {
     event.preventDefault();
+    // Checked before anything is awaited: the permission request below needs the click's gesture.
+    const cacheTtlHours = numberIn(ttl, ttlLabel);
+    const autoVerifyBudget = cacheTtlHours === null ? null : numberIn(budget, budgetLabel);
+    if (cacheTtlHours === null || autoVerifyBudget === null) return;
     if (!(await prepareUrl())) return;
-    const patch: SettingsPatch = {
-      serviceUrl,
-      defaultMode: mode,
-      cacheTtlHours: Number(ttl),
-      autoVerifyBudget: Number(budget),
-    };
+    const patch: SettingsPatch = { serviceUrl, defaultMode: mode, cacheTtlHours, autoVerifyBudget };
     if (apiKey.trim() !== '') patch.apiKey = apiKey;
     try {
       const saved = await sendMessage('saveSettings', patch);
@@ -124,24 +135,8 @@ export function SettingsForm({ view, onSaved }: Props) {
           </option>
         ))}
       </select>
-      <label for="cache-ttl">{msg('options_cache_ttl', 'Cache lifetime (hours)')}</label>
-      <input
-        id="cache-ttl"
-        type="number"
-        min={0}
-        max={8760}
-        value={ttl}
-        onInput={(e) => setTtl(e.currentTarget.value)}
-      />
-      <label for="budget">{msg('options_budget', 'Automatic verifications per page')}</label>
-      <input
-        id="budget"
-        type="number"
-        min={0}
-        max={10000}
-        value={budget}
-        onInput={(e) => setBudget(e.currentTarget.value)}
-      />
+      <NumberField id="cache-ttl" label={ttlLabel} max={8760} value={ttl} onInput={setTtl} />
+      <NumberField id="budget" label={budgetLabel} max={10_000} value={budget} onInput={setBudget} />
 
       <div class="actions">
         <button type="submit">{msg('options_save', 'Save')}</button>

@@ -97,6 +97,31 @@ describe('the five endpoints', () => {
   });
 });
 
+describe('odd but harmless shapes', () => {
+  it('reads a file record with nulls and a pending status with a null download_url', async () => {
+    const record = {
+      _id: 'f-1',
+      file_name: null,
+      state: 'processing',
+      options: null,
+      meta_data: { deliverable: 3, undeliverable: null, risky: '2' },
+    };
+    const list = await client(() =>
+      ok(DESCRIPTIONS.bulkFiles, { files: [record], totalCount: 1, page: 1, pageSize: 5 }),
+    ).listFiles({ page: 1, pageSize: 5 });
+    expect(list.files[0]).toMatchObject({
+      _id: 'f-1',
+      file_name: '',
+      options: { credit_usage: 0, credit_refund: 0 },
+      meta_data: { deliverable: 3, undeliverable: 0, unknown: 0, risky: 0 },
+    });
+    const status = await client(() =>
+      ok(DESCRIPTIONS.bulkStatus, { status: 'pending', download_url: null }),
+    ).bulkStatus('f-1');
+    expect(status.download_url).toBe('');
+  });
+});
+
 describe('typed errors', () => {
   const cases: [number, string, string][] = [
     [400, ERRORS.missingEmailColumn, 'bad_request'],
@@ -125,9 +150,38 @@ describe('typed errors', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('never puts the key into an error message, even when fetch quotes it', async () => {
+    const apiKey = 'pasted\nkey-with-a-line-break';
+    const api = createApiClient({ baseUrl: server.url, apiKey, retry: { attempts: 1 } });
+    const err = await apiError(api.listFiles({ page: 1, pageSize: 1 }));
+    expect(err.kind).toBe('network');
+    expect(err.message).not.toContain('key-with-a-line-break');
+  });
+
   it('reports an unreachable service as a network error', async () => {
     const api = createApiClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', retry: { attempts: 1 } });
     expect((await apiError(api.listFiles({ page: 1, pageSize: 1 }))).kind).toBe('network');
+  });
+});
+
+describe('redirects', () => {
+  it('are not followed, so the key never travels to another address', async () => {
+    const elsewhere = await startScriptedServer(() =>
+      ok(DESCRIPTIONS.bulkStatus, { status: 'pending', download_url: '' }),
+    );
+    try {
+      const api = client(() => ({
+        status: 302,
+        headers: { location: `${elsewhere.url}/verify/bulk/status` },
+      }));
+      const err = await apiError(api.bulkStatus('f-1'));
+      expect(err.kind).toBe('server');
+      expect(err.message).toMatch(/redirect/);
+      expect(elsewhere.requests).toHaveLength(0);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await elsewhere.close();
+    }
   });
 });
 

@@ -108,17 +108,6 @@ export interface Envelope<T> {
 export const QueuedSingleSchema = envelope(v.looseObject({ task_id: v.string() }));
 export const QueuedBulkSchema = envelope(v.looseObject({ file_id: v.string() }));
 
-const nullableBool = v.nullish(v.boolean());
-
-export const ChecksSchema = v.looseObject({
-  syntax: nullableBool,
-  mx_found: nullableBool,
-  smtp_connected: nullableBool,
-  catch_all: nullableBool,
-  disposable: nullableBool,
-  role_account: nullableBool,
-  free_provider: nullableBool,
-});
 export type Checks = {
   syntax: boolean | null;
   mx_found: boolean | null;
@@ -161,26 +150,28 @@ export interface SingleResult {
 export const BulkStatusSchema = envelope(
   v.looseObject({
     status: v.string(),
-    download_url: v.string(),
+    /** Empty while not ready; a service that sends null (or nothing) then is read the same way. */
+    download_url: v.fallback(v.string(), ''),
   }),
 );
 export type BulkStatusData = v.InferOutput<typeof BulkStatusSchema>['data'];
 
-const count = v.optional(v.number(), 0);
+/** Counts and names that are missing, null or of another type read as 0 / '' (one odd record must not break the list). */
+const count = v.fallback(v.number(), 0);
+const text = v.fallback(v.string(), '');
+const noCredits = () => ({ credit_usage: 0, credit_refund: 0 });
+const noCounts = () => ({ deliverable: 0, undeliverable: 0, unknown: 0, risky: 0 });
 
 export const FileRecordSchema = v.looseObject({
   _id: v.string(),
-  file_name: v.string(),
-  state: v.string(),
+  file_name: text,
+  state: text,
   type: v.optional(v.string()),
   service_name: v.optional(v.string()),
-  options: v.optional(v.looseObject({ credit_usage: count, credit_refund: count }), {
-    credit_usage: 0,
-    credit_refund: 0,
-  }),
-  meta_data: v.optional(
+  options: v.fallback(v.looseObject({ credit_usage: count, credit_refund: count }), noCredits),
+  meta_data: v.fallback(
     v.looseObject({ deliverable: count, undeliverable: count, unknown: count, risky: count }),
-    { deliverable: 0, undeliverable: 0, unknown: 0, risky: 0 },
+    noCounts,
   ),
   createdAt: v.optional(v.string()),
   updatedAt: v.optional(v.string()),

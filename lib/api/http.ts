@@ -86,11 +86,19 @@ export async function send<S extends v.GenericSchema>(
       method: request.method,
       headers,
       body,
+      // A followed redirect would carry the key header to wherever it points.
+      redirect: 'manual',
       signal: AbortSignal.timeout(request.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    // Some engines quote a header value they cannot send: the key must not travel in the message.
+    const text = err instanceof Error ? err.message : String(err);
+    const reason = config.apiKey === '' ? text : text.replaceAll(config.apiKey, '…');
     throw new ApiError('network', `Cannot reach the service (${reason})`);
+  }
+  if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
+    const text = 'The service redirected the request: enter its final address as the service URL';
+    throw new ApiError('server', text, res.status);
   }
   if (!res.ok) throw await errorFrom(res);
   let json: unknown;

@@ -42,15 +42,7 @@ const MX_FIELDS = ['mx_host', 'mx_record', 'mx'];
 const SUGGESTION_FIELDS = ['suggestion', 'did_you_mean', 'suggested_correction'];
 const TIME_FIELDS = ['verified_at', 'checked_at', 'updatedAt', 'updated_at'];
 /** Known fields that are not shown: bookkeeping of the task. */
-const BOOKKEEPING = [
-  'task_id',
-  'processing_status',
-  'email',
-  'mode',
-  'credits_used',
-  'credits_refunded',
-  'checks',
-];
+const BOOKKEEPING = ['task_id', 'processing_status', 'mode', 'credits_used', 'credits_refunded'];
 
 /** Top-level booleans some services send instead of a `checks` object → our check names. */
 const CHECK_ALIASES: Record<string, string> = {
@@ -77,16 +69,22 @@ const CHECK_ALIASES: Record<string, string> = {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Maps a word from any service to our verdict, or null when it is not one. */
-export function verdictOf(value: unknown): Verdict | null {
-  if (typeof value === 'boolean') return value ? 'deliverable' : 'undeliverable';
-  if (typeof value !== 'string') return null;
-  const word = value
+const wordOf = (value: string) =>
+  value
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
-  return SYNONYMS[word] ?? null;
+
+/** Maps a word from any service to our verdict, or null when it is not one. */
+export function verdictOf(value: unknown): Verdict | null {
+  if (typeof value === 'boolean') return value ? 'deliverable' : 'undeliverable';
+  return typeof value === 'string' ? (SYNONYMS[wordOf(value)] ?? null) : null;
 }
+
+/** Values that also serve as a request's status (`"status": "ok"`, `true`): verdicts of last resort. */
+const WEAK = new Set(['ok', 'true', 'false']);
+const isWeak = (value: unknown) =>
+  typeof value === 'boolean' || (typeof value === 'string' && WEAK.has(wordOf(value)));
 
 /** The first non-empty string among `fields`; null and empty values count as read too. */
 function firstString(data: Record<string, unknown>, fields: string[], used: Set<string>): string | null {
@@ -102,13 +100,16 @@ function firstString(data: Record<string, unknown>, fields: string[], used: Set<
   return found;
 }
 
+/** The verdict of the first field holding a clear one; a weak one only when no field holds a clear one. */
 function findVerdict(data: Record<string, unknown>, used: Set<string>): Verdict | null {
-  for (const field of VERDICT_FIELDS) {
-    const value = data[field];
-    const verdict = isRecord(value) ? null : verdictOf(value);
-    if (verdict) {
-      used.add(field);
-      return verdict;
+  for (const weakToo of [false, true]) {
+    for (const field of VERDICT_FIELDS) {
+      const value = data[field];
+      const verdict = isRecord(value) || (!weakToo && isWeak(value)) ? null : verdictOf(value);
+      if (verdict) {
+        used.add(field);
+        return verdict;
+      }
     }
   }
   return null;
@@ -125,6 +126,7 @@ function readChecks(data: Record<string, unknown>, used: Set<string>): Record<st
   }
   const nested = data.checks;
   if (isRecord(nested)) {
+    used.add('checks');
     for (const [name, value] of Object.entries(nested)) {
       if (typeof value === 'boolean' || value === null) checks[name] = value;
     }
@@ -132,11 +134,16 @@ function readChecks(data: Record<string, unknown>, used: Set<string>): Record<st
   return checks;
 }
 
+/** A time in ms since the epoch; numbers below 1e12 are seconds (some services send those). */
+function timeOf(value: unknown): number {
+  if (typeof value === 'string') return Date.parse(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return value < 1e12 ? value * 1000 : value;
+  return Number.NaN;
+}
+
 function readTime(data: Record<string, unknown>, used: Set<string>, now: number): number {
   for (const field of TIME_FIELDS) {
-    const value = data[field];
-    const time =
-      typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value : Number.NaN;
+    const time = timeOf(data[field]);
     if (!Number.isNaN(time)) {
       used.add(field);
       return time;
@@ -148,6 +155,9 @@ function readTime(data: Record<string, unknown>, used: Set<string>, now: number)
 /**
  * The verdict of a completed result. A nested `result` object (some services wrap it) is read
  * as well; a result without any recognisable verdict is `unknown`, with its fields in `extra`.
+ * The verdict is always about the address asked (normalized): it is the cache key, so a service
+ * that echoes the address differently (e.g. lowercased) must not make the next ask pay again;
+ * an echo that differs is kept in `extra`.
  */
 export function readVerdict(
   raw: Record<string, unknown>,
@@ -160,7 +170,8 @@ export function readVerdict(
   const used = new Set<string>(BOOKKEEPING);
   const status = findVerdict(data, used) ?? 'unknown';
   const checks = readChecks(data, used);
-  const email = typeof data.email === 'string' ? normalizeEmail(data.email) : normalizeEmail(requestedEmail);
+  const email = normalizeEmail(requestedEmail);
+  if (typeof data.email === 'string' && normalizeEmail(data.email) === email) used.add('email');
   const view: VerdictView = {
     email,
     status,

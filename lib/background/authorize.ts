@@ -1,6 +1,8 @@
 /**
  * Per-sender authorization of runtime messages. Extension pages (popup, options) may call
  * everything; content scripts only CONTENT_SCRIPT_MESSAGES; anything else is refused.
+ * The decision rests on what the browser sets (the sender's extension id and its URL's origin),
+ * never on data a page could write.
  */
 import { browser } from 'wxt/browser';
 import { ApiError } from '../api/errors';
@@ -10,20 +12,33 @@ import { CONTENT_SCRIPT_MESSAGES, type ProtocolMap } from '../messages';
 export interface SenderInfo {
   id?: string;
   url?: string;
-  tab?: unknown;
+  tab?: { id?: number };
 }
 
 export type SenderKind = 'extension_page' | 'content_script' | 'unknown';
 
 const CONTENT_ALLOWED: ReadonlySet<string> = new Set(CONTENT_SCRIPT_MESSAGES);
+/** Pages a content script may run in. */
+const PAGE_PROTOCOLS = new Set(['http:', 'https:', 'file:']);
+
+function parse(url: string | undefined): URL | null {
+  try {
+    return url ? new URL(url) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Scheme and host: `URL.origin` is "null" for extension schemes in some engines. */
+const originOf = (url: URL) => `${url.protocol}//${url.host}`;
 
 export function senderKind(sender: SenderInfo | undefined): SenderKind {
-  if (!sender) return 'unknown';
-  if (sender.id !== undefined && sender.id !== browser.runtime.id) return 'unknown';
-  const extensionOrigin = browser.runtime.getURL('/');
-  const fromExtension = typeof sender.url === 'string' && sender.url.startsWith(extensionOrigin);
-  if (fromExtension) return 'extension_page';
-  if (sender.tab) return 'content_script';
+  if (!sender || sender.id !== browser.runtime.id) return 'unknown';
+  const url = parse(sender.url);
+  if (!url) return 'unknown';
+  const extension = new URL(browser.runtime.getURL('/'));
+  if (originOf(url) === originOf(extension)) return 'extension_page';
+  if (sender.tab && PAGE_PROTOCOLS.has(url.protocol)) return 'content_script';
   return 'unknown';
 }
 

@@ -7,7 +7,7 @@ import { ApiError } from '../api/errors';
 import type { BulkJobView } from '../messages';
 import { updateBadge } from './badge';
 import { type BulkJob, getJobs, updateBulkJob } from './jobs';
-import { notifyBulkFinished } from './notify';
+import { finishBulkJob } from './notify';
 import { getClient } from './service';
 
 /** Our phase for a `data.status` (or file `state`) of any service. */
@@ -35,6 +35,9 @@ async function progressOf(client: ApiClient, job: BulkJob): Promise<number | nul
   }
 }
 
+/** Errors that will not mend by asking again soon, shown on the job while it keeps waiting. */
+const REFUSALS = new Set(['invalid_key', 'payment_required']);
+
 async function pollOne(client: ApiClient, job: BulkJob): Promise<void> {
   if (!job.fileId) return;
   let phase: BulkJobView['phase'];
@@ -42,26 +45,29 @@ async function pollOne(client: ApiClient, job: BulkJob): Promise<void> {
     const status = await client.bulkStatus(job.fileId);
     phase = phaseOf(status.status, status.download_url);
   } catch (err) {
-    if (err instanceof ApiError && err.kind === 'not_found') {
-      await updateBulkJob(job.id, () => ({ phase: 'failed', error: err.message, errorKind: err.kind }));
-      return;
-    }
+    if (!(err instanceof ApiError)) throw err;
+    // The service does not know the file (any more): it is dropped from polling, and the user told.
+    if (err.kind === 'not_found')
+      return finishBulkJob(job.id, { phase: 'failed', error: err.message, errorKind: err.kind });
+    // 401/402 mid-poll: the file stays queued (it is paid for); the popup shows why it is stuck.
+    if (REFUSALS.has(err.kind))
+      await updateBulkJob(job.id, () => ({ error: err.message, errorKind: err.kind }));
     throw err;
   }
-  const progress =
-    phase === 'completed' ? 1 : phase === 'processing' ? await progressOf(client, job) : job.progress;
-  const finished = phase === 'completed' || phase === 'failed';
-  let first = false;
-  const updated = await updateBulkJob(job.id, (current) => {
-    // Decided inside the transaction, so two overlapping polls notify once.
-    first = finished && !current.notified;
-    const error =
-      phase === 'failed' ? (current.error ?? 'The service could not process the file') : current.error;
-    return { phase, progress, error, notified: current.notified || finished };
-  });
-  if (updated && first) {
-    await notifyBulkFinished(updated.fileName, phase as 'completed' | 'failed', updated.error);
+  if (phase === 'completed' || phase === 'failed') {
+    const error = phase === 'failed' ? 'The service could not process the file' : null;
+    return finishBulkJob(job.id, {
+      phase,
+      progress: phase === 'completed' ? 1 : job.progress,
+      error,
+      errorKind: null,
+    });
   }
+  const progress = phase === 'processing' ? await progressOf(client, job) : job.progress;
+  // An overlapping poll may have finished the job meanwhile: never move it back.
+  await updateBulkJob(job.id, (current) =>
+    current.notified ? {} : { phase, progress, error: null, errorKind: null },
+  );
 }
 
 /** One round over all running bulk files. Errors of one file do not stop the others. */

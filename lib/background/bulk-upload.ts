@@ -11,7 +11,7 @@ import { deleteUploadBlob, takeUploadBlob } from '../storage/upload-blobs';
 import { updateBadge } from './badge';
 import { msg } from './i18n';
 import { addJob, type BulkJob, getJobs, toBulkView, updateBulkJob } from './jobs';
-import { notifyBulkFinished } from './notify';
+import { finishBulkJob } from './notify';
 import { ensurePollAlarm } from './scheduler';
 import { getClient } from './service';
 
@@ -59,8 +59,7 @@ async function upload(job: BulkJob): Promise<void> {
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const errorKind = err instanceof ApiError ? err.kind : 'server';
-    await updateBulkJob(job.id, () => ({ phase: 'failed', error: message, errorKind, notified: true }));
-    await notifyBulkFinished(job.fileName, 'failed', message);
+    await finishBulkJob(job.id, { phase: 'failed', error: message, errorKind });
   } finally {
     activeUploads.delete(job.id);
     await deleteUploadBlob(job.blobKey);
@@ -105,12 +104,7 @@ export async function failInterruptedUploads(): Promise<void> {
       'bg_upload_interrupted',
       'The upload was interrupted. Check the file list before uploading it again.',
     );
-    await updateBulkJob(job.id, () => ({
-      phase: 'failed',
-      error: text,
-      errorKind: 'network',
-      notified: true,
-    }));
+    await finishBulkJob(job.id, { phase: 'failed', error: text, errorKind: 'network' });
     await deleteUploadBlob(job.blobKey);
   }
 }

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { PATHS } from '../api/contract';
-import { startScriptedServer } from '../api/testing/scripted-server';
 import { putUploadBlob, takeUploadBlob } from '../storage/upload-blobs';
 import { pollBulkJobs } from './bulk-poll';
 import { failInterruptedUploads, startBulkUpload } from './bulk-upload';
 import { downloadResults, resultFileName } from './downloads';
 import { addJob, type BulkJob, getJobs } from './jobs';
 import { ensurePollAlarm, onPopupHeartbeat, POLL_ALARM } from './scheduler';
-import { configure, countRequests, fakeService, resetBackground } from './testing/setup';
+import { countRequests, useFakeService } from './testing/setup';
 
-let server: Awaited<ReturnType<typeof startScriptedServer>>;
-let service: ReturnType<typeof fakeService>;
+const env = useFakeService();
 
 const bulkJobs = async () => (await getJobs()).filter((job): job is BulkJob => job.kind === 'bulk');
 const notifications = async () =>
@@ -32,22 +30,10 @@ async function uploaded(): Promise<BulkJob> {
   return job;
 }
 
-beforeAll(async () => {
-  server = await startScriptedServer(() => ({ status: 500 }));
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  await resetBackground();
-  await configure(server.url);
-  service = fakeService();
-  server.setScript(service.script);
-  server.requests.length = 0;
-});
-
 describe('startBulkUpload', () => {
   it('uploads the Blob the popup stored, with all form fields, then forgets the Blob', async () => {
     const job = await uploaded();
-    const form = service.state.uploads[0];
+    const form = env.service.state.uploads[0];
     expect([form?.get('fileName'), form?.get('emailColumn'), form?.get('mode')]).toEqual([
       'leads.csv',
       'E-mail',
@@ -62,7 +48,7 @@ describe('startBulkUpload', () => {
   });
 
   it('records a refused upload as failed with its typed error, and never re-sends it', async () => {
-    service.state.override[PATHS.bulk] = {
+    env.service.state.override[PATHS.bulk] = {
       status: 402,
       body: { error: 402, message: 'Insufficient credits' },
     };
@@ -72,7 +58,7 @@ describe('startBulkUpload', () => {
       error: 'Insufficient credits',
       errorKind: 'payment_required',
     });
-    expect(countRequests(server.requests, PATHS.bulk)).toBe(1);
+    expect(countRequests(env.server.requests, PATHS.bulk)).toBe(1);
     expect((await notifications())[0]?.title).toBe('Bulk verification failed');
   });
 
@@ -85,7 +71,7 @@ describe('startBulkUpload', () => {
     });
     await done;
     expect((await bulkJobs())[0]?.phase).toBe('failed');
-    expect(server.requests).toHaveLength(0);
+    expect(env.server.requests).toHaveLength(0);
   });
 
   it('marks uploads interrupted by a worker stop as failed instead of re-sending them', async () => {
@@ -110,15 +96,18 @@ describe('startBulkUpload', () => {
     expect(job?.phase).toBe('failed');
     expect(job?.error).toMatch(/interrupted/);
     expect(job?.errorKind).toBe('network');
-    expect(server.requests).toHaveLength(0);
+    expect(env.server.requests).toHaveLength(0);
+    expect((await notifications()).map((n) => n.message)).toEqual([
+      expect.stringMatching(/^old\.csv could not be verified: The upload was interrupted/),
+    ]);
   });
 });
 
 describe('pollBulkJobs', () => {
   it('follows a file through processing to completion and notifies once', async () => {
-    service.state.bulkStatuses = [
+    env.service.state.bulkStatuses = [
       { status: 'processing', download_url: '' },
-      { status: 'completed', download_url: `${server.url}/downloads/file-1.csv?sig=1` },
+      { status: 'completed', download_url: `${env.server.url}/downloads/file-1.csv?sig=1` },
     ];
     await uploaded();
     await pollBulkJobs();
@@ -135,7 +124,7 @@ describe('pollBulkJobs', () => {
   });
 
   it('takes progress from the file record counts while processing', async () => {
-    service.state.bulkStatuses = [{ status: 'processing', download_url: '' }];
+    env.service.state.bulkStatuses = [{ status: 'processing', download_url: '' }];
     const record = {
       _id: 'file-1',
       file_name: 'leads.csv',
@@ -143,7 +132,7 @@ describe('pollBulkJobs', () => {
       options: { credit_usage: 4, credit_refund: 0 },
       meta_data: { deliverable: 1, undeliverable: 1, unknown: 0, risky: 1 },
     };
-    service.state.override[PATHS.bulkFiles] = {
+    env.service.state.override[PATHS.bulkFiles] = {
       body: {
         message: { status: 'success', statusCode: 200, description: 'x' },
         data: { files: [record], totalCount: 1, page: 1, pageSize: 25 },
@@ -152,17 +141,70 @@ describe('pollBulkJobs', () => {
     await uploaded();
     await pollBulkJobs();
     expect((await bulkJobs())[0]).toMatchObject({ phase: 'processing', progress: 0.75 });
-    expect(server.requests.find((req) => req.path === PATHS.bulkFiles)?.query.get('search')).toBe(
+    expect(env.server.requests.find((req) => req.path === PATHS.bulkFiles)?.query.get('search')).toBe(
       'leads.csv',
     );
   });
 
   it('reports a failed file', async () => {
-    service.state.bulkStatuses = [{ status: 'failed', download_url: '' }];
+    env.service.state.bulkStatuses = [{ status: 'failed', download_url: '' }];
     await uploaded();
     await pollBulkJobs();
     expect((await bulkJobs())[0]?.phase).toBe('failed');
     expect((await notifications())[0]?.title).toBe('Bulk verification failed');
+  });
+
+  it('fails a file the service no longer knows (404), and says so once', async () => {
+    env.service.state.override[PATHS.bulkStatus] = {
+      status: 404,
+      body: { error: 404, message: 'File not found' },
+    };
+    await uploaded();
+    await Promise.all([pollBulkJobs(), pollBulkJobs()]);
+    expect((await bulkJobs())[0]).toMatchObject({ phase: 'failed', errorKind: 'not_found' });
+    expect((await notifications()).map((n) => n.message)).toEqual([
+      'leads.csv could not be verified: File not found',
+    ]);
+    expect(await fakeBrowser.action.getBadgeText({})).toBe('');
+  });
+
+  it('keeps a file waiting through a 401 mid-poll, showing why, until the key works again', async () => {
+    env.service.state.bulkStatuses = [{ status: 'processing', download_url: '' }];
+    await uploaded();
+    env.service.state.override[PATHS.bulkStatus] = {
+      status: 401,
+      body: { error: 401, message: 'Invalid API key' },
+    };
+    await pollBulkJobs();
+    expect((await bulkJobs())[0]).toMatchObject({
+      phase: 'queued',
+      errorKind: 'invalid_key',
+      error: 'Invalid API key',
+    });
+    delete env.service.state.override[PATHS.bulkStatus];
+    await pollBulkJobs();
+    expect((await bulkJobs())[0]).toMatchObject({ phase: 'processing', errorKind: null, error: null });
+    expect(await notifications()).toEqual([]);
+  });
+
+  it('notifies once per file, even for two files of the same name finishing together', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await uploaded();
+      await putUploadBlob('blob-2', new Blob(['Email\nb@example.com\n']));
+      const second = await startBulkUpload({
+        blobKey: 'blob-2',
+        fileName: 'leads.csv',
+        emailColumn: '',
+        mode: 'catch_all',
+      });
+      await second.done;
+      await pollBulkJobs();
+      expect((await bulkJobs()).map((job) => job.phase)).toEqual(['completed', 'completed']);
+      expect(await notifications()).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('polls on popup heartbeats at most once per interval', async () => {
@@ -176,19 +218,19 @@ describe('pollBulkJobs', () => {
 
 describe('downloadResults', () => {
   it('asks for a fresh signed URL and saves it as <name>-verified.csv', async () => {
-    const url = `${server.url}/downloads/file-1.csv?expires=1&signature=abc`;
-    service.state.bulkStatuses = [{ status: 'completed', download_url: url }];
+    const url = `${env.server.url}/downloads/file-1.csv?expires=1&signature=abc`;
+    env.service.state.bulkStatuses = [{ status: 'completed', download_url: url }];
     const download = vi.spyOn(fakeBrowser.downloads, 'download').mockResolvedValue(42);
     expect(await downloadResults({ fileId: 'file-1', fileName: 'leads.csv' })).toEqual({
       downloadId: 42,
       url,
     });
     expect(download).toHaveBeenCalledWith({ url, filename: 'leads-verified.csv' });
-    expect(countRequests(server.requests, PATHS.bulkStatus)).toBe(1);
+    expect(countRequests(env.server.requests, PATHS.bulkStatus)).toBe(1);
   });
 
   it('refuses while the results are not ready', async () => {
-    service.state.bulkStatuses = [{ status: 'processing', download_url: '' }];
+    env.service.state.bulkStatuses = [{ status: 'processing', download_url: '' }];
     await expect(downloadResults({ fileId: 'file-1', fileName: 'a.csv' })).rejects.toMatchObject({
       kind: 'bad_request',
     });

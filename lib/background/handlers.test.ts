@@ -43,6 +43,19 @@ describe('who is who', () => {
     expect(senderKind(undefined)).toBe('unknown');
   });
 
+  it('trusts only what the browser sets: our id, and the origin of the sender URL', () => {
+    // No id: not from this extension, whatever the URL says.
+    expect(senderKind({ url: popup.url })).toBe('unknown');
+    expect(senderKind({ url: contentScript.url, tab: { id: 7 } })).toBe('unknown');
+    // A web page whose URL merely contains the extension origin is a page.
+    const lookalike = `https://evil.example/chrome-extension://${ID}/popup.html`;
+    expect(senderKind({ id: ID, url: lookalike, tab: { id: 7 } })).toBe('content_script');
+    expect(senderKind({ id: ID, url: `chrome-extension://${ID}.evil.example/popup.html` })).toBe('unknown');
+    // A tab on something that is not a web page (or an unparsable URL) is nobody we know.
+    expect(senderKind({ id: ID, url: 'chrome://settings/', tab: { id: 7 } })).toBe('unknown');
+    expect(senderKind({ id: ID, url: 'not a url', tab: { id: 7 } })).toBe('unknown');
+  });
+
   it('lets content scripts send only the content-script messages', () => {
     for (const type of Object.keys(handlers) as (keyof ProtocolMap)[]) {
       const expected = (CONTENT_SCRIPT_MESSAGES as readonly string[]).includes(type);

@@ -4,11 +4,12 @@
  */
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
 import { onMessage, type ProtocolMap } from '../messages';
-import { authorize, type SenderInfo } from './authorize';
+import { authorize, type SenderInfo, senderKind } from './authorize';
 import { pollBulkJobs } from './bulk-poll';
 import { startBulkUpload } from './bulk-upload';
 import { getRecent } from './cache';
 import { checkThisPage } from './content-handlers';
+import { verifyForContentScript } from './content-verify';
 import { downloadResults } from './downloads';
 import { type BulkJob, getJobs, toBulkView } from './jobs';
 import { onPopupHeartbeat } from './scheduler';
@@ -23,7 +24,8 @@ type Handler<K extends Type> = (
 ) => Promise<GetReturnType<ProtocolMap[K]>> | GetReturnType<ProtocolMap[K]>;
 
 export const handlers: { [K in Type]: Handler<K> } = {
-  verifyEmail: (data) => verifyEmail(data),
+  verifyEmail: (data, sender) =>
+    senderKind(sender) === 'content_script' ? verifyForContentScript(data, sender) : verifyEmail(data),
   lookupCached: (data) => lookupCached(data.emails),
   contentConfig: (_data, sender) => contentConfig(sender.url),
   getSettings: () => getSettingsView(),

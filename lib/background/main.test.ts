@@ -1,33 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { PATHS } from '../api/contract';
-import { startScriptedServer } from '../api/testing/scripted-server';
 import { getCached } from './cache';
 import { addJob, getJobs } from './jobs';
-import { onAlarm, resume } from './main';
+import { onAlarm, resume, startBackground } from './main';
 import { POLL_ALARM } from './scheduler';
-import { configure, countRequests, fakeService, resetBackground, until } from './testing/setup';
+import { countRequests, until, useFakeService } from './testing/setup';
 import { singlePollTiming } from './verify';
 
-let server: Awaited<ReturnType<typeof startScriptedServer>>;
-let service: ReturnType<typeof fakeService>;
-
-beforeAll(async () => {
-  server = await startScriptedServer(() => ({ status: 500 }));
+const env = useFakeService(() => ({ bulkStatuses: [{ status: 'processing', download_url: '' }] }));
+beforeAll(() => {
   singlePollTiming.initialDelayMs = 20;
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  await resetBackground();
-  await configure(server.url);
-  service = fakeService({ bulkStatuses: [{ status: 'processing', download_url: '' }] });
-  server.setScript(service.script);
 });
 
 describe('resume after a worker stop or browser restart', () => {
   it('re-arms polling from the persisted job list and finishes the work', async () => {
     const now = Date.now();
-    service.state.tasks.set('task-9', { email: 'zoe@example.com', polls: 0 });
+    env.service.state.tasks.set('task-9', { email: 'zoe@example.com', polls: 0 });
     await addJob({
       kind: 'single',
       id: 'single-task-9',
@@ -55,18 +44,63 @@ describe('resume after a worker stop or browser restart', () => {
 
     fakeBrowser.alarms.onAlarm.addListener(onAlarm);
     await resume();
-    expect(countRequests(server.requests, PATHS.bulkStatus)).toBe(1);
+    expect(countRequests(env.server.requests, PATHS.bulkStatus)).toBe(1);
     expect(await fakeBrowser.alarms.get(POLL_ALARM)).toBeDefined();
     await until(async () => (await getCached('zoe@example.com')) !== null);
-    expect(countRequests(server.requests, PATHS.single)).toBe(0);
+    expect(countRequests(env.server.requests, PATHS.single)).toBe(0);
 
     // The alarm fires later: the bulk file completes and polling stops.
-    service.state.bulkStatuses = [{ status: 'completed', download_url: `${server.url}/d.csv` }];
+    env.service.state.bulkStatuses = [{ status: 'completed', download_url: `${env.server.url}/d.csv` }];
     await fakeBrowser.alarms.onAlarm.trigger({ name: POLL_ALARM, scheduledTime: Date.now() });
     await until(async () => {
       const jobs = await getJobs();
       return jobs.length === 1 && jobs.every((job) => job.kind === 'bulk' && job.phase === 'completed');
     });
     await until(async () => (await fakeBrowser.alarms.get(POLL_ALARM)) === undefined);
+  });
+});
+
+describe('startBackground', () => {
+  it('arms polling on start, and again after an install, an update or a browser start', async () => {
+    // What the fake browser does not implement (menus, site registration) is not under test here.
+    for (const event of [
+      fakeBrowser.contextMenus.onClicked,
+      fakeBrowser.permissions.onAdded,
+      fakeBrowser.permissions.onRemoved,
+    ]) {
+      vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
+    }
+    const quiet = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const openOptions = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
+    const now = Date.now();
+    await addJob({
+      kind: 'bulk',
+      id: 'b-2',
+      fileId: 'file-2',
+      fileName: 'a.csv',
+      phase: 'processing',
+      progress: 0,
+      error: null,
+      createdAt: now,
+      blobKey: 'k',
+      emailColumn: 'Email',
+      mode: 'catch_all',
+      notified: false,
+      updatedAt: now,
+    });
+    const armed = async () => (await fakeBrowser.alarms.get(POLL_ALARM)) !== undefined;
+    startBackground();
+    await until(armed);
+    for (const event of ['update', 'install'] as const) {
+      await fakeBrowser.alarms.clearAll(); // the browser dropped them
+      await fakeBrowser.runtime.onInstalled.trigger({ reason: event, temporary: false });
+      await until(armed);
+    }
+    expect(openOptions).toHaveBeenCalledTimes(1);
+    await fakeBrowser.alarms.clearAll();
+    await fakeBrowser.runtime.onStartup.trigger();
+    await until(armed);
+    quiet.mockRestore();
+    vi.restoreAllMocks();
   });
 });

@@ -35,16 +35,23 @@ export async function resume(): Promise<void> {
   await tick();
 }
 
+/**
+ * After an install, an update or a browser start: the menu is created again and polling re-armed
+ * (the browser may drop alarms on an update or a restart; `resume` also runs on every start).
+ */
+function rearm(): void {
+  createContextMenu().catch(warn('context menu'));
+  ensurePollAlarm().catch(warn('alarm'));
+}
+
 export function startBackground(): void {
   registerHandlers();
   browser.alarms.onAlarm.addListener(onAlarm);
   browser.runtime.onInstalled.addListener((details) => {
-    createContextMenu().catch(warn('context menu'));
+    rearm();
     if (details.reason === 'install') browser.runtime.openOptionsPage().catch(warn('options page'));
   });
-  browser.runtime.onStartup.addListener(() => {
-    createContextMenu().catch(warn('context menu'));
-  });
+  browser.runtime.onStartup.addListener(rearm);
   browser.contextMenus.onClicked.addListener((info) => {
     onMenuClick(info).catch(warn('context menu click'));
   });

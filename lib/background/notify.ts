@@ -2,6 +2,7 @@
 import { browser } from 'wxt/browser';
 import type { VerdictView } from '../messages';
 import { msg } from './i18n';
+import { type BulkJob, updateBulkJob } from './jobs';
 
 const ICON = 'icon/128.png';
 
@@ -18,19 +19,41 @@ export async function notify(id: string, title: string, message: string): Promis
   }
 }
 
-export function notifyBulkFinished(fileName: string, phase: 'completed' | 'failed', error: string | null) {
+/** One notification per job (its id names it, so a repeat replaces rather than adds). */
+export function notifyBulkFinished(
+  jobId: string,
+  fileName: string,
+  phase: 'completed' | 'failed',
+  error: string | null,
+) {
   if (phase === 'completed') {
     return notify(
-      `bulk-${fileName}-${Date.now()}`,
+      `bulk-${jobId}`,
       msg('bg_bulk_completed_title', 'Bulk verification finished'),
       msg('bg_bulk_completed', '$1 is verified. Open Verimark to download the results.', [fileName]),
     );
   }
   return notify(
-    `bulk-${fileName}-${Date.now()}`,
+    `bulk-${jobId}`,
     msg('bg_bulk_failed_title', 'Bulk verification failed'),
     msg('bg_bulk_failed', '$1 could not be verified: $2', [fileName, error ?? 'unknown error']),
   );
+}
+
+/**
+ * Records that a bulk job completed or failed and notifies the first time only: the decision is
+ * taken inside the job list's transaction, so overlapping polls or restarts never notify twice.
+ */
+export async function finishBulkJob(
+  id: string,
+  change: Partial<BulkJob> & { phase: 'completed' | 'failed' },
+): Promise<void> {
+  let first = false;
+  const updated = await updateBulkJob(id, (current) => {
+    first = !current.notified;
+    return first ? { ...change, notified: true } : {};
+  });
+  if (updated && first) await notifyBulkFinished(id, updated.fileName, change.phase, updated.error);
 }
 
 export function notifyVerdict(view: VerdictView) {

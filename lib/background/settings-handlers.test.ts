@@ -70,6 +70,12 @@ describe('saveSettings', () => {
     );
   });
 
+  it('refuses an API key with characters no HTTP header can carry', async () => {
+    await expect(saveSettings({ apiKey: 'abc\ndef' })).rejects.toMatchObject({ kind: 'bad_request' });
+    await expect(saveSettings({ apiKey: 'clé' })).rejects.toMatchObject({ kind: 'bad_request' });
+    expect((await saveSettings({ apiKey: '  vk_Abc-123.x  ' })).hasApiKey).toBe(true);
+  });
+
   it('validates mode, cache lifetime and budget', async () => {
     await expect(saveSettings({ cacheTtlHours: -1 })).rejects.toMatchObject({ kind: 'bad_request' });
     await expect(saveSettings({ autoVerifyBudget: Number.NaN })).rejects.toMatchObject({

@@ -39,7 +39,12 @@ export async function saveSettings(patch: SettingsPatch): Promise<SettingsView> 
     next.autoVerifyBudget = Math.round(validNumber(patch.autoVerifyBudget, 0, 10_000, 'Auto-verify budget'));
   }
   if (patch.enabledSites !== undefined) next.enabledSites = normalizeSites(patch.enabledSites);
-  if (patch.apiKey !== undefined) await setApiKey(patch.apiKey);
+  if (patch.apiKey !== undefined) {
+    // Visible ASCII only: anything else cannot travel in an HTTP header (and is a paste mistake).
+    if (/[^\x21-\x7e]/.test(patch.apiKey.trim()))
+      throw bad('The API key contains characters that are not allowed');
+    await setApiKey(patch.apiKey);
+  }
   await updateSettings(next);
   return getSettingsView();
 }

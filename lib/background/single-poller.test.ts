@@ -74,6 +74,21 @@ describe('pollSingleTask', () => {
     expect(src.calls[2]! - src.calls[1]!).toBeGreaterThanOrEqual(10_000);
   });
 
+  it('throws the last failure when the deadline passes while the service is unreachable', async () => {
+    const src = source([pending, new ApiError('network', 'down')]);
+    const result = pollSingleTask(src, 't', { deadline: 30_000 }).catch((err: unknown) => err);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await result).toMatchObject({ kind: 'network' });
+  });
+
+  it('stops at once on a response that breaks the contract', async () => {
+    const src = source([new ApiError('server', 'Unexpected response from the service', 200)]);
+    const result = pollSingleTask(src, 't', { deadline: 60_000 }).catch((err: unknown) => err);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(await result).toMatchObject({ kind: 'server' });
+    expect(src.calls).toHaveLength(1);
+  });
+
   it('stops on errors that will not go away', async () => {
     const src = source([new ApiError('invalid_key', 'Invalid API key', 401)]);
     const result = pollSingleTask(src, 't', { deadline: 60_000 });

@@ -3,8 +3,8 @@
  * to 15 s) until the result is complete or the deadline passes.
  */
 import type { SingleStatusData } from '../api/contract';
-import { ApiError } from '../api/errors';
-import { sleep as realSleep } from '../api/retry';
+import type { ApiError } from '../api/errors';
+import { isRetryable, sleep as realSleep } from '../api/retry';
 
 export interface SinglePollOptions {
   /** ms since epoch after which polling stops. */
@@ -28,8 +28,10 @@ export function nextDelay(previous: number, options: SinglePollOptions): number 
 }
 
 /**
- * Resolves with the completed status data, or null when the deadline passed first.
- * Transient failures (network, server, rate limit) keep polling; others are thrown.
+ * Resolves with the completed status data, or null when the service still said "pending" at the
+ * deadline. Transient failures (network, 5xx, rate limit) keep polling; when the deadline passes
+ * while the service is unreachable, the last of them is thrown (the task is not given up on: the
+ * caller keeps it). Other errors are thrown at once.
  */
 export async function pollSingleTask(
   source: StatusSource,
@@ -39,20 +41,21 @@ export async function pollSingleTask(
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
   let delay = options.initialDelayMs ?? 500;
+  let lastFailure: ApiError | null = null;
   // At least one status call, even when the deadline passed while the worker was stopped.
   for (let first = true; first || now() < options.deadline; first = false) {
     await sleep(Math.max(0, Math.min(delay, options.deadline - now())));
     try {
       const data = await source.singleStatus(taskId);
+      lastFailure = null;
       if (!WAITING.has(data.processing_status.toLowerCase())) return data;
     } catch (err) {
-      const transient =
-        err instanceof ApiError &&
-        (err.kind === 'network' || err.kind === 'server' || err.kind === 'rate_limited');
-      if (!transient) throw err;
+      if (!isRetryable(err)) throw err;
+      lastFailure = err;
       if (err.retryAfterSeconds !== null) delay = Math.max(delay, err.retryAfterSeconds * 1000);
     }
     delay = nextDelay(delay, options);
   }
+  if (lastFailure) throw lastFailure;
   return null;
 }

@@ -7,6 +7,7 @@ import { checkEmail } from '../api/address';
 import type { ApiClient } from '../api/client';
 import type { Mode } from '../api/contract';
 import { ApiError } from '../api/errors';
+import { isRetryable } from '../api/retry';
 import { readVerdict } from '../api/verdict';
 import type { VerdictView } from '../messages';
 import { getSettings } from '../storage/settings';
@@ -19,6 +20,8 @@ import { pollSingleTask } from './single-poller';
 
 /** How long a single task is followed before it counts as timed out. */
 export const SINGLE_DEADLINE_MS = 10 * 60_000;
+/** How long a paid task is kept while the service cannot be reached (the alarm keeps asking). */
+export const SINGLE_KEEP_MS = 24 * 3_600_000;
 /** Backoff of the status calls (tests shorten it). */
 export const singlePollTiming = { initialDelayMs: 500, maxDelayMs: 15_000 };
 
@@ -56,11 +59,24 @@ async function follow(client: ApiClient, job: SingleJob): Promise<VerdictView> {
     // Timed out on our side: answered as unknown, but not cached (the service may still finish).
     return await finish(job, localVerdict(job.email, 'unknown', 'verification_timeout'), false);
   } catch (err) {
-    // Not transient (key revoked, task gone): stop following this task.
-    await removeJob(job.id);
-    await updateBadge();
+    if (!keepAfter(err, job)) {
+      await removeJob(job.id);
+      await updateBadge();
+    }
     throw err;
   }
+}
+
+/**
+ * Whether a task whose polling failed stays in the job list (the credit is spent: its result is
+ * still wanted). Offline, 5xx or 429: for up to SINGLE_KEEP_MS. A refused key or payment (401/402
+ * mid-poll): until the task's deadline, in case the user fixes it. Anything else (404: the task
+ * is gone; a response that breaks the contract) drops it.
+ */
+function keepAfter(err: unknown, job: SingleJob, now = Date.now()): boolean {
+  if (isRetryable(err)) return now < job.createdAt + SINGLE_KEEP_MS;
+  const refused = err instanceof ApiError && (err.kind === 'invalid_key' || err.kind === 'payment_required');
+  return refused && now < job.deadline;
 }
 
 /** Follows a persisted task; a task already being followed in this worker is joined. */
@@ -72,13 +88,17 @@ export function followSingle(client: ApiClient, job: SingleJob): Promise<Verdict
   return promise;
 }
 
-async function verifyUncached(email: string, mode: Mode): Promise<VerdictView> {
+/** Called right before a credit is spent; throws to refuse (e.g. a content script over its limit). */
+export type SpendGuard = () => void;
+
+async function verifyUncached(email: string, mode: Mode, guard?: SpendGuard): Promise<VerdictView> {
   const client = await getClient();
   // A task for this address may still be followed from before a worker restart: join it.
   const persisted = (await getJobs()).find(
     (job): job is SingleJob => job.kind === 'single' && job.email === email && job.mode === mode,
   );
   if (persisted) return followSingle(client, persisted);
+  guard?.();
   const { taskId } = await client.verifySingle(email, mode);
   const now = Date.now();
   const job: SingleJob = {
@@ -95,11 +115,10 @@ async function verifyUncached(email: string, mode: Mode): Promise<VerdictView> {
   return followSingle(client, job);
 }
 
-export async function verifyEmail(input: {
-  email: string;
-  mode?: Mode;
-  force?: boolean;
-}): Promise<VerdictView> {
+export async function verifyEmail(
+  input: { email: string; mode?: Mode; force?: boolean },
+  guard?: SpendGuard,
+): Promise<VerdictView> {
   const { email, valid } = checkEmail(input.email);
   if (!valid) return localVerdict(email, 'invalid', 'invalid_syntax');
   const mode = input.mode ?? (await getSettings()).defaultMode;
@@ -110,7 +129,7 @@ export async function verifyEmail(input: {
   const key = `${mode}:${email}`;
   const running = inFlight.get(key);
   if (running) return running;
-  const promise = verifyUncached(email, mode).finally(() => inFlight.delete(key));
+  const promise = verifyUncached(email, mode, guard).finally(() => inFlight.delete(key));
   inFlight.set(key, promise);
   return promise;
 }

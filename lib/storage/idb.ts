@@ -7,7 +7,7 @@ import { createStore } from 'idb-keyval';
 type Store = ReturnType<typeof createStore>;
 const stores = new Map<string, Store>();
 
-/** One database per concern, created lazily (and re-created after tests reset IndexedDB). */
+/** One database per concern, created lazily. */
 export function idbStore(name: 'secrets' | 'verdicts' | 'jobs'): Store {
   let store = stores.get(name);
   if (!store) {
@@ -15,9 +15,4 @@ export function idbStore(name: 'secrets' | 'verdicts' | 'jobs'): Store {
     stores.set(name, store);
   }
   return store;
-}
-
-/** Forget open handles (tests replace the IndexedDB factory between cases). */
-export function resetIdbStores(): void {
-  stores.clear();
 }

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import {
   createSettingsItem,
@@ -48,6 +48,57 @@ describe('settings migrations', () => {
   });
 });
 
+describe('stored values that are corrupt, partial, or from another version', () => {
+  const stored = async (value: unknown, version: number | null) => {
+    await fakeBrowser.storage.local.set(
+      version === null ? { settings: value } : { settings: value, settings$: { v: version } },
+    );
+    return createSettingsItem();
+  };
+
+  it('keeps every good field and gives each bad one its default; unknown fields are dropped', async () => {
+    await stored(
+      {
+        serviceUrl: 5,
+        defaultMode: 'fast',
+        cacheTtlHours: 'x',
+        enabledSites: ['A.example', 7, null],
+        autoVerifyBudget: -3,
+        apiKey: 'should-not-travel',
+      },
+      SETTINGS_VERSION,
+    );
+    expect(await getSettings()).toEqual({ ...DEFAULT_SETTINGS, enabledSites: ['a.example'] });
+  });
+
+  it('reads a missing, null or non-object value as the defaults', async () => {
+    for (const value of [null, 42, 'text', []]) {
+      fakeBrowser.reset();
+      await stored(value, SETTINGS_VERSION);
+      expect(await getSettings()).toEqual(DEFAULT_SETTINGS);
+    }
+  });
+
+  it('migrates a v1 value with corrupt fields instead of failing the migration', async () => {
+    const item = await stored({ enabledSites: ['crm.example.com'], cacheTtlHours: null, defaultMode: 3 }, 1);
+    expect(await item.getValue()).toEqual({ ...DEFAULT_SETTINGS, enabledSites: ['crm.example.com'] });
+    expect(await item.getMeta()).toEqual({ v: SETTINGS_VERSION });
+  });
+
+  it('still reads what a newer version wrote (after a downgrade)', async () => {
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await stored(
+      { ...DEFAULT_SETTINGS, serviceUrl: 'https://v.example', enabledSites: 'a.example,b.example' },
+      9,
+    );
+    expect(await getSettings()).toMatchObject({
+      serviceUrl: 'https://v.example',
+      enabledSites: ['a.example', 'b.example'],
+    });
+    quiet.mockRestore();
+  });
+});
+
 describe('settings access', () => {
   it('updates fields and keeps the others', async () => {
     await updateSettings({ defaultMode: 'non_catch_all' });
@@ -64,10 +115,13 @@ describe('settings access', () => {
     expect(JSON.stringify(await fakeBrowser.storage.local.get())).not.toMatch(/apiKey/i);
   });
 
-  it('normalizes sites to host names', () => {
+  it('normalizes sites to host names, dropping what is none', () => {
     expect(normalizeSites(['HTTP://127.0.0.1:5173/page', 'a.example ', 'a.example'])).toEqual([
       '127.0.0.1',
       'a.example',
+    ]);
+    expect(normalizeSites(['*.crm.example.com', 'two words', 'x<y>.example', ''])).toEqual([
+      'crm.example.com',
     ]);
   });
 

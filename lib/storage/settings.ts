@@ -2,8 +2,11 @@
  * User settings in typed, versioned storage (WXT storage). The API key is NOT here: storage.local
  * is readable by content scripts, so the key lives in extension-origin IndexedDB (api-key.ts).
  */
+
+import * as v from 'valibot';
 import { storage } from 'wxt/utils/storage';
 import { DEFAULT_MODE, MODES, type Mode } from '../api/contract';
+import { siteFromInput } from '../content/site-patterns';
 
 export interface Settings {
   serviceUrl: string;
@@ -16,14 +19,6 @@ export interface Settings {
   autoVerifyBudget: number;
 }
 
-/** Version 1: the first shape, with sites as one comma-separated string and no budget. */
-export interface SettingsV1 {
-  serviceUrl: string;
-  defaultMode: string;
-  cacheTtlHours: number;
-  enabledSites: string;
-}
-
 export const SETTINGS_VERSION = 2;
 export const DEFAULT_SETTINGS: Settings = {
   serviceUrl: '',
@@ -33,28 +28,42 @@ export const DEFAULT_SETTINGS: Settings = {
   autoVerifyBudget: 25,
 };
 
-/** Lowercased host names without scheme, path or duplicates. */
+/** Host names (lowercased, without scheme, port, path or `*.`), valid ones only, without duplicates. */
 export function normalizeSites(sites: readonly string[]): string[] {
-  const hosts = sites
-    .map((site) => site.trim().toLowerCase())
-    .map((site) => site.replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/[/?#].*$/, ''))
-    .map((site) => site.replace(/:\d+$/, ''))
-    .filter((site) => site !== '');
+  const hosts = sites.map(siteFromInput).filter((site): site is string => site !== null);
   return [...new Set(hosts)];
 }
 
-export function migrateV1(old: SettingsV1): Settings {
-  const mode = (MODES as readonly string[]).includes(old.defaultMode)
-    ? (old.defaultMode as Mode)
-    : DEFAULT_MODE;
-  return {
-    serviceUrl: old.serviceUrl ?? '',
-    defaultMode: mode,
-    cacheTtlHours: old.cacheTtlHours ?? DEFAULT_SETTINGS.cacheTtlHours,
-    enabledSites: normalizeSites((old.enabledSites ?? '').split(',')),
-    autoVerifyBudget: DEFAULT_SETTINGS.autoVerifyBudget,
-  };
+/** A list of sites, or one comma-separated string of them (version 1); non-strings are dropped. */
+const SitesSchema = v.pipe(
+  v.union([v.array(v.unknown()), v.string()]),
+  v.transform((sites) => {
+    const list = typeof sites === 'string' ? sites.split(',') : sites;
+    return normalizeSites(list.filter((site): site is string => typeof site === 'string'));
+  }),
+);
+const count = (min: number) => v.pipe(v.number(), v.finite(), v.minValue(min));
+
+/** Every field checked on its own: a corrupt or missing one takes its default, unknown ones go. */
+const SettingsSchema = v.object({
+  serviceUrl: v.fallback(v.string(), DEFAULT_SETTINGS.serviceUrl),
+  defaultMode: v.fallback(v.picklist(MODES), DEFAULT_SETTINGS.defaultMode),
+  cacheTtlHours: v.fallback(count(0), DEFAULT_SETTINGS.cacheTtlHours),
+  enabledSites: v.fallback(SitesSchema, []),
+  autoVerifyBudget: v.fallback(v.pipe(count(0), v.integer()), DEFAULT_SETTINGS.autoVerifyBudget),
+});
+
+/** Settings from whatever is stored: any version, corrupt, partial, or nothing at all. */
+export function readSettings(stored: unknown): Settings {
+  const record = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? stored : {};
+  return v.parse(SettingsSchema, record);
 }
+
+/**
+ * Version 1 → 2. Version 1 kept the sites as one comma-separated string and had no budget;
+ * `readSettings` understands that shape (and tolerates a corrupt one).
+ */
+export const migrateV1 = (old: unknown): Settings => readSettings(old);
 
 /** A new item handle (tests create one after seeding old data, so its migration runs). */
 export function createSettingsItem() {
@@ -68,7 +77,7 @@ export function createSettingsItem() {
 export const settingsItem = createSettingsItem();
 
 export async function getSettings(): Promise<Settings> {
-  return { ...DEFAULT_SETTINGS, ...(await settingsItem.getValue()) };
+  return readSettings(await settingsItem.getValue());
 }
 
 export async function updateSettings(patch: Partial<Settings>): Promise<Settings> {
@@ -83,8 +92,8 @@ export async function updateSettings(patch: Partial<Settings>): Promise<Settings
  */
 export function onEnabledSitesChange(listener: (sites: string[], previous: string[]) => void): () => void {
   return settingsItem.watch((next, previous) => {
-    const sites = next?.enabledSites ?? [];
-    const before = previous?.enabledSites ?? [];
+    const sites = readSettings(next).enabledSites;
+    const before = readSettings(previous).enabledSites;
     if (sites.join('\n') !== before.join('\n')) listener(sites, before);
   });
 }

@@ -4,9 +4,16 @@
  */
 import 'fake-indexeddb/auto';
 import { clear } from 'idb-keyval';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { DESCRIPTIONS, PATHS } from '../../api/contract';
-import { fail, ok, type RecordedRequest, type ScriptedResponse } from '../../api/testing/scripted-server';
+import {
+  fail,
+  ok,
+  type RecordedRequest,
+  type ScriptedResponse,
+  startScriptedServer,
+} from '../../api/testing/scripted-server';
 import { setApiKey } from '../../storage/api-key';
 import { idbStore } from '../../storage/idb';
 import { updateSettings } from '../../storage/settings';
@@ -84,6 +91,31 @@ export function fakeService(initial: Partial<FakeServiceState> = {}) {
     }
   };
   return { state, script };
+}
+
+export interface ServiceEnv {
+  server: Awaited<ReturnType<typeof startScriptedServer>>;
+  service: ReturnType<typeof fakeService>;
+}
+
+/**
+ * Registers the hooks most background tests share: one scripted service on 127.0.0.1 for the
+ * file, and per test a clean background configured for it with a fresh fake service.
+ */
+export function useFakeService(initial: () => Partial<FakeServiceState> = () => ({})): ServiceEnv {
+  const env = {} as ServiceEnv;
+  beforeAll(async () => {
+    env.server = await startScriptedServer(() => ({ status: 500 }));
+  });
+  afterAll(() => env.server.close());
+  beforeEach(async () => {
+    await resetBackground();
+    await configure(env.server.url);
+    env.service = fakeService(initial());
+    env.server.setScript(env.service.script);
+    env.server.requests.length = 0;
+  });
+  return env;
 }
 
 export const countRequests = (requests: RecordedRequest[], path: string) =>
