@@ -28,6 +28,14 @@ export default defineConfig({
         },
       },
       {
+        // The repository's scripts (npm test's browser provisioning).
+        test: {
+          name: 'scripts',
+          include: ['scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
         // The extension's API client against the real service over HTTP.
         plugins: [WxtVitest()],
         test: {
@@ -45,6 +53,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // After the other projects, so browsers do not compete with them for the CPU.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

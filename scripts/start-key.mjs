@@ -1,0 +1,51 @@
+// The API key `npm start` hands to the extension: the demo key on an empty database, else the
+// key kept in DATA_DIR/start-api-key while the service still accepts it, else a new one from
+// `npm run service:admin -- create-key --credits 1000 --label start`.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+async function accepted(url, key) {
+  try {
+    const res = await fetch(`${url}/verify/bulk/files?page=1&pageSize=1`, { headers: { 'x-api-key': key } });
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+function createKey(root, env) {
+  return new Promise((resolve, reject) => {
+    const args = [
+      '--import',
+      'tsx',
+      'server/admin.ts',
+      'create-key',
+      '--credits',
+      '1000',
+      '--label',
+      'start',
+    ];
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('exit', (code) => {
+      const key = out.trim().split('\n').at(-1)?.trim();
+      if (code === 0 && key) resolve(key);
+      else reject(new Error(`service:admin create-key failed (exit ${code})`));
+    });
+  });
+}
+
+export async function ensureKey({ root, env, dataDir, url, demoKey }) {
+  const file = path.join(dataDir, 'start-api-key');
+  let key = demoKey;
+  if (!key && existsSync(file)) {
+    const kept = (await readFile(file, 'utf8')).trim();
+    if (kept && (await accepted(url, kept))) return kept;
+  }
+  key ??= await createKey(root, env);
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}

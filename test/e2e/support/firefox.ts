@@ -1,0 +1,95 @@
+/** Firefox (ESR) over WebDriver BiDi with the build:test extension installed (DESIGN.md §6). */
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import puppeteer, { type Page } from 'puppeteer-core';
+import type { ExtensionSession } from '../harness';
+import { configureThroughOptions } from './configure';
+import { browserExecutable, extensionDir, readBuiltManifest } from './paths';
+import { guardBrowser, waitFor } from './process-guard';
+
+export interface FirefoxOptions {
+  /** A profile kept between launches; default: a fresh temporary profile, removed on close. */
+  profileDir?: string;
+  /** Where downloads land; default: `downloads` beside the profile. */
+  downloadDir?: string;
+}
+
+/** Fixed, so moz-extension:// URLs are known before the extension is installed. */
+export const FIREFOX_EXTENSION_UUID = '3c6e0b8a-9f4d-4e2a-8b7c-5d1f0a2e9c47';
+
+function geckoId(): string {
+  const manifest = readBuiltManifest('firefox') as {
+    browser_specific_settings?: { gecko?: { id?: string } };
+  };
+  const id = manifest.browser_specific_settings?.gecko?.id;
+  if (!id) throw new Error('The Firefox build has no browser_specific_settings.gecko.id');
+  return id;
+}
+
+/**
+ * Opens an extension page. Firefox never reports the end of a navigation to a moz-extension://
+ * page over BiDi (puppeteer issue #14314), so the navigation is not awaited; the page is polled.
+ */
+async function openPage(page: Page, url: string): Promise<Page> {
+  page.goto(url, { timeout: 30_000 }).catch(() => undefined);
+  await waitFor(
+    () => page.evaluate((want) => location.href === want && document.readyState === 'complete', url),
+    30_000,
+    `${url} to load`,
+  );
+  return page;
+}
+
+export async function launchFirefoxSession(opts: FirefoxOptions = {}): Promise<ExtensionSession> {
+  const extension = extensionDir('firefox');
+  const id = geckoId();
+  const temp = opts.profileDir ? undefined : await mkdtemp(path.join(tmpdir(), 'verimark-firefox-'));
+  const profileDir = path.resolve(opts.profileDir ?? path.join(temp as string, 'profile'));
+  const downloadDir = path.resolve(opts.downloadDir ?? path.join(temp ?? profileDir, 'downloads'));
+  await mkdir(profileDir, { recursive: true });
+  await mkdir(downloadDir, { recursive: true });
+
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    protocol: 'webDriverBiDi',
+    executablePath: browserExecutable('firefox'),
+    headless: true,
+    userDataDir: profileDir,
+    args: ['--remote-allow-system-access'],
+    extraPrefsFirefox: {
+      'extensions.webextensions.uuids': JSON.stringify({ [id]: FIREFOX_EXTENSION_UUID }),
+      // A restart on the same profile re-installs the temporary add-on: keep its id and data.
+      'extensions.webextensions.keepUuidOnUninstall': true,
+      'extensions.webextensions.keepStorageOnUninstall': true,
+      'browser.download.folderList': 2,
+      'browser.download.dir': downloadDir,
+      'browser.download.useDownloadDir': true,
+      'browser.download.always_ask_before_handling_new_types': false,
+      'browser.download.start_downloads_in_tmp_dir': false,
+      'browser.helperApps.neverAsk.saveToDisk': 'text/csv,application/csv,application/octet-stream',
+    },
+    timeout: 60_000,
+    protocolTimeout: 60_000,
+  });
+  const close = guardBrowser(browser, temp ? [temp] : []);
+  try {
+    await browser.installExtension(extension);
+    const extensionBaseUrl = `moz-extension://${FIREFOX_EXTENSION_UUID}/`;
+    const session: ExtensionSession = {
+      browserName: 'firefox',
+      browser,
+      extensionBaseUrl,
+      downloadDir,
+      async openExtensionPage(pagePath: string): Promise<Page> {
+        return openPage(await browser.newPage(), extensionBaseUrl + pagePath.replace(/^\//, ''));
+      },
+      configure: (serviceUrl, apiKey) => configureThroughOptions(session, serviceUrl, apiKey),
+      close,
+    };
+    return session;
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
