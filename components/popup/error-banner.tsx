@@ -1,0 +1,26 @@
+/** The popup-wide banner for the last failed call: what happened, in words, and what to do. */
+import { browser } from 'wxt/browser';
+import { useApiStatus } from './api-status';
+import { errorText } from './error-text';
+import { t } from './i18n';
+
+function openOptions() {
+  void browser.runtime.openOptionsPage();
+}
+
+export function ErrorBanner() {
+  const { error, retryIn } = useApiStatus();
+  if (!error) return null;
+  const needsSettings = error.kind === 'invalid_key' || error.kind === 'not_configured';
+  const text = errorText(error, retryIn);
+  return (
+    <div class={`banner banner-${error.kind}`} role="alert" data-error-kind={error.kind}>
+      <p>{text}</p>
+      {needsSettings && (
+        <button type="button" class="link-button" onClick={openOptions}>
+          {t('popup_open_settings')}
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+/** Plain words for an API error kind, the same in the banner and in the upload list. */
+import type { ApiError } from '@/lib/api/errors';
+import { t } from './i18n';
+
+export function errorText(error: ApiError, retryIn: number | null = null): string {
+  switch (error.kind) {
+    case 'invalid_key':
+      return t('popup_error_invalid_key');
+    case 'not_configured':
+      return t('popup_error_not_configured');
+    case 'payment_required':
+      return t('popup_error_payment_required');
+    case 'rate_limited':
+      return retryIn === null ? t('popup_error_rate_limited_plain') : t('popup_error_rate_limited', retryIn);
+    case 'network':
+      return t('popup_error_offline');
+    case 'too_large':
+      return t('popup_preflight_too_large');
+    default:
+      return t('popup_error_other', error.message);
+  }
+}

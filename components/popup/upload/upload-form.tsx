@@ -1,0 +1,85 @@
+/** "Email column", "Mode", file name, the credits the upload will take, and "Upload". */
+import { MODES, type Mode } from '@/lib/api/contract';
+import type { PreflightSummary } from '@/lib/csv/preflight';
+import { formatNumber } from '../format';
+import { t } from '../i18n';
+
+export interface UploadChoices {
+  column: number;
+  mode: Mode;
+  fileName: string;
+}
+
+export function UploadForm({
+  summary,
+  choices,
+  onChange,
+  onUpload,
+  busy,
+}: {
+  summary: PreflightSummary;
+  choices: UploadChoices;
+  onChange: (choices: UploadChoices) => void;
+  onUpload: () => void;
+  busy: boolean;
+}) {
+  const credits = choices.column >= 0 ? (summary.nonEmpty[choices.column] ?? 0) : null;
+  return (
+    <form
+      class="upload-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onUpload();
+      }}
+    >
+      <div class="grid-2">
+        <div class="field">
+          <label for="email-column">{t('popup_email_column_label')}</label>
+          <select
+            id="email-column"
+            value={String(choices.column)}
+            onChange={(event) => onChange({ ...choices, column: Number(event.currentTarget.value) })}
+          >
+            {choices.column < 0 && <option value="-1">{t('popup_email_column_choose')}</option>}
+            {summary.headers.map((header, i) => (
+              <option key={`${i}-${header}`} value={String(i)}>
+                {header || t('popup_column_unnamed', i + 1)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field">
+          <label for="mode">{t('popup_mode_label')}</label>
+          <select
+            id="mode"
+            value={choices.mode}
+            onChange={(event) => onChange({ ...choices, mode: event.currentTarget.value as Mode })}
+          >
+            {MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {t(`popup_mode_${mode}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div class="field">
+        <label for="file-name">{t('popup_file_name_label')}</label>
+        <input
+          id="file-name"
+          type="text"
+          value={choices.fileName}
+          onInput={(event) => onChange({ ...choices, fileName: event.currentTarget.value })}
+        />
+      </div>
+      <p class="credits" data-testid="credits">
+        {credits === null
+          ? t('popup_credits_choose_column')
+          : t('popup_credits', formatNumber(credits), formatNumber(summary.rowCount))}
+      </p>
+      <button type="submit" class="primary wide" disabled={busy || credits === null || credits === 0}>
+        {t('popup_upload_button')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * Every error state of the popup against the real service: a refused key (401) with a way to
+ * the options page, no credits (402), rate limited (429) while it retries, and offline (the
+ * service stopped) while queued work waits and then finishes once the service is back.
+ */
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeNet, startFakeNet } from '../../server/test-support/fake-net';
+import { lastLine, type RunningService, startService } from '../../server/test-support/service';
+import {
+  chooseCsv,
+  FIXTURES,
+  openPopup,
+  screenshotBothThemes,
+  selectTab,
+  waitForSelectorText,
+} from './fixtures/popup/popup-page';
+import { exhaustRateLimit } from './fixtures/popup/service-helpers';
+import { type ExtensionSession, launchChromium } from './harness';
+import { click, fill } from './support/dom';
+import { waitFor } from './support/process-guard';
+
+let net: FakeNet;
+let service: RunningService;
+let session: ExtensionSession;
+const extra: RunningService[] = [];
+
+beforeAll(async () => {
+  // Slow mailboxes keep a file processing long enough to stop the service under it.
+  net = await startFakeNet({ slowMs: 1500 });
+  service = await startService({ fakeNet: net, env: { SMTP_TIMEOUT_MS: '4000' } });
+  session = await launchChromium();
+});
+
+afterAll(async () => {
+  await session?.close();
+  for (const s of extra.reverse()) await s.stop();
+  await service?.stop();
+  await net?.stop();
+});
+
+/** The banner's error kind and text, once one shows. */
+function banner(page: Page, kind: string, ms = 30_000): Promise<string> {
+  return waitFor(
+    () =>
+      page.evaluate((want) => {
+        const el = document.querySelector(`[role=alert][data-error-kind=${want}]`);
+        return el ? (el.textContent ?? '').replace(/\s+/g, ' ') : undefined;
+      }, kind),
+    ms,
+    `a ${kind} banner`,
+  );
+}
+
+async function verifyIn(page: Page, email: string): Promise<void> {
+  await fill(page, 'Email address', email);
+  await click(page, 'Verify');
+}
+
+describe('popup error states (Chromium, real service)', () => {
+  it('401: says the key was refused and opens the options page', async () => {
+    await session.configure(service.baseUrl, 'vm_this_key_does_not_exist');
+    const page = await openPopup(session);
+    await verifyIn(page, 'alice@deliverable.test');
+    expect(await banner(page, 'invalid_key')).toContain('The service refused the API key.');
+    await screenshotBothThemes(page, 'error-invalid-key');
+    const opened = session.browser.waitForTarget((t) => t.url().endsWith('/options.html'), {
+      timeout: 15_000,
+    });
+    await click(page, 'Open settings');
+    expect((await opened).url()).toBe(`${session.extensionBaseUrl}options.html`);
+    await page.close();
+  });
+
+  it('402: says plainly that payment is required', async () => {
+    const broke = lastLine(await service.admin(['create-key', '--credits', '0', '--label', 'broke']));
+    await session.configure(service.baseUrl, broke);
+    const page = await openPopup(session);
+    await verifyIn(page, 'alice@deliverable.test');
+    expect(await banner(page, 'payment_required')).toMatch(/Payment required/);
+    await screenshotBothThemes(page, 'error-payment-required');
+
+    // An upload with no credits fails, and the upload list says why.
+    await selectTab(page, 'CSV upload');
+    await chooseCsv(page, path.join(FIXTURES, 'contacts.csv'));
+    await waitForSelectorText(page, '[data-testid=credits]', /takes: 7 /);
+    await click(page, 'Upload');
+    await waitForSelectorText(page, '[data-testid=jobs] [data-phase=failed]', /Insufficient credits/);
+    await screenshotBothThemes(page, 'error-upload-payment-required');
+    await page.close();
+  });
+
+  it('429: shows that it is retrying, then gets the verdict', { timeout: 150_000 }, async () => {
+    const limited = await startService({ fakeNet: net, env: { RATE_LIMIT_PER_MIN: '5' } });
+    extra.push(limited);
+    await session.configure(limited.baseUrl, limited.apiKey);
+    const page = await openPopup(session);
+    await exhaustRateLimit(limited, limited.apiKey);
+    await verifyIn(page, 'bob@deliverable.test');
+    expect(await banner(page, 'rate_limited')).toMatch(/rate limiting requests\. Retrying in \d+ s/);
+    await screenshotBothThemes(page, 'error-rate-limited');
+    await waitFor(
+      () => page.evaluate(() => document.querySelector('[data-testid=verdict]')?.getAttribute('data-status')),
+      100_000,
+      'the verdict after the retry',
+    );
+    expect(await page.$('[role=alert][data-error-kind=rate_limited]')).toBeNull();
+    await page.close();
+  });
+
+  it('offline: says so, queued work waits, and finishes when the service is back', {
+    timeout: 150_000,
+  }, async () => {
+    await session.configure(service.baseUrl, service.apiKey);
+    const page = await openPopup(session);
+    await selectTab(page, 'CSV upload');
+    const slow = Array.from({ length: 12 }, (_, i) => `Slow ${i},user${i}@slow.test`).join('\n');
+    const file = path.join(service.dataDir, 'slow.csv');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, `Name,Email\n${slow}\n`);
+    await chooseCsv(page, file);
+    await waitForSelectorText(page, '[data-testid=credits]', /takes: 12 /);
+    await click(page, 'Upload');
+    await waitFor(
+      () =>
+        page.evaluate(() => {
+          const phase = document.querySelector('[data-testid=jobs] li')?.getAttribute('data-phase');
+          return phase === 'queued' || phase === 'processing' ? phase : undefined;
+        }),
+      30_000,
+      'the file to be on the service',
+    );
+
+    const port = new URL(service.baseUrl).port;
+    await service.kill();
+    await selectTab(page, 'One address');
+    await verifyIn(page, 'info@deliverable.test');
+    expect(await banner(page, 'network')).toMatch(
+      /Offline: the service cannot be reached\. Queued work waits/,
+    );
+    await selectTab(page, 'CSV upload');
+    const phase = await page.evaluate(() =>
+      document.querySelector('[data-testid=jobs] li')?.getAttribute('data-phase'),
+    );
+    expect(phase).not.toBe('failed');
+    await screenshotBothThemes(page, 'error-offline');
+
+    // Back on the same address and data: the file resumes and completes.
+    const back = await startService({
+      fakeNet: net,
+      dataDir: service.dataDir,
+      env: { PORT: port, SMTP_TIMEOUT_MS: '4000' },
+    });
+    extra.push(back);
+    await waitFor(
+      () =>
+        page.evaluate(
+          () => document.querySelector('[data-testid=jobs] li')?.getAttribute('data-phase') === 'completed',
+        ),
+      120_000,
+      'the queued file to complete after the outage',
+    );
+    await page.close();
+  });
+});

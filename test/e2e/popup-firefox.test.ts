@@ -1,0 +1,71 @@
+/**
+ * Firefox smoke test of the popup against the real service: the page renders its controls,
+ * verifies an address, preflights a CSV in its worker, uploads it, and lists the finished file.
+ */
+import path from 'node:path';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeNet, startFakeNet } from '../../server/test-support/fake-net';
+import { type RunningService, startService } from '../../server/test-support/service';
+import { chooseCsv, FIXTURES, openPopup, selectTab, waitForSelectorText } from './fixtures/popup/popup-page';
+import { type ExtensionSession, launchFirefox } from './harness';
+import { button, click, control, fill } from './support/dom';
+import { waitFor } from './support/process-guard';
+
+let net: FakeNet;
+let service: RunningService;
+let session: ExtensionSession;
+let page: Page;
+
+beforeAll(async () => {
+  net = await startFakeNet();
+  service = await startService({ fakeNet: net });
+  session = await launchFirefox();
+  await session.configure(service.baseUrl, service.apiKey);
+  page = await openPopup(session);
+});
+
+afterAll(async () => {
+  await session?.close();
+  await service?.stop();
+  await net?.stop();
+});
+
+describe('popup (Firefox smoke)', () => {
+  it('shows the labelled controls of DESIGN.md §5', async () => {
+    await control(page, 'Email address');
+    await button(page, 'Verify');
+    await selectTab(page, 'CSV upload');
+    await control(page, 'CSV file');
+    await selectTab(page, 'Files');
+    await control(page, 'Search files');
+    await selectTab(page, 'One address');
+  });
+
+  it('verifies an address', async () => {
+    await fill(page, 'Email address', 'alice@deliverable.test');
+    await click(page, 'Verify');
+    const status = await waitFor(
+      () => page.evaluate(() => document.querySelector('[data-testid=verdict]')?.getAttribute('data-status')),
+      45_000,
+      'a verdict',
+    );
+    expect(status).toBe('deliverable');
+  });
+
+  it('preflights, uploads and lists a CSV', async () => {
+    await selectTab(page, 'CSV upload');
+    await chooseCsv(page, path.join(FIXTURES, 'bom.csv'));
+    await waitForSelectorText(page, '[data-testid=credits]', /takes: 2 \(addresses: 2, rows: 3\)/);
+    await click(page, 'Upload');
+    await waitFor(
+      () => page.evaluate(() => document.querySelector('[data-testid=jobs] [data-phase=completed]') !== null),
+      90_000,
+      'the upload to complete',
+    );
+    await selectTab(page, 'Files');
+    const row = await waitForSelectorText(page, '[data-testid=file-row][data-state=completed]', /bom\.csv/);
+    expect(row).toContain('2 deliverable, 0 undeliverable, 0 risky, 0 unknown');
+    await button(page, 'Download');
+  });
+});
