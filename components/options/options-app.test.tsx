@@ -1,10 +1,9 @@
 // @vitest-environment happy-dom
-import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import type { SettingsView } from '@/lib/messages';
-import { OptionsApp } from './options-app';
+import { buttonIn, flush, labelledIn, useOptionsPage } from './testing/options-page';
 
 const sent: { type: string; data: unknown }[] = [];
 let answers: Record<string, unknown> = {};
@@ -27,34 +26,7 @@ const settings: SettingsView = {
   autoVerifyBudget: 25,
 };
 
-let root: HTMLElement;
-
-/** The control a <label for> names, as getByLabel would find it. */
-function byLabel(text: string): HTMLInputElement {
-  const label = [...root.querySelectorAll('label')].find((item) => item.textContent === text);
-  const control = label ? root.querySelector<HTMLInputElement>(`#${label.htmlFor}`) : null;
-  if (!control) throw new Error(`no control labelled ${text}`);
-  return control;
-}
-
-function button(text: string): HTMLButtonElement {
-  const found = [...root.querySelectorAll('button')].find((item) => item.textContent === text);
-  if (!found) throw new Error(`no button ${text}`);
-  return found;
-}
-
-async function type(input: HTMLInputElement, value: string) {
-  await act(() => {
-    input.value = value;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
-
-const flush = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
-const status = () => root.querySelector('[role=status]')?.textContent ?? '';
-
-beforeEach(async () => {
-  fakeBrowser.reset();
+const page = useOptionsPage(() => {
   sent.length = 0;
   answers = {
     getSettings: settings,
@@ -64,16 +36,17 @@ beforeEach(async () => {
       hasApiKey: true,
     }),
   };
-  root = document.createElement('div');
-  document.body.append(root);
-  await act(() => render(<OptionsApp />, root));
-  await flush();
 });
-afterEach(() => {
-  render(null, root);
-  root.remove();
-  vi.restoreAllMocks();
-});
+const byLabel = (text: string) => labelledIn(page.root, text);
+const button = (text: string) => buttonIn(page.root, text);
+const status = () => page.root.querySelector('[role=status]')?.textContent ?? '';
+
+async function type(input: HTMLInputElement, value: string) {
+  await act(() => {
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
 
 describe('the options page', () => {
   it('has labelled Service URL and API key fields, Save and Test connection', () => {
@@ -164,12 +137,12 @@ describe('the options page', () => {
     await flush();
     expect(request).toHaveBeenCalledWith({ origins: ['*://*.crm.example.com/*'] });
     expect(sites).toEqual(['crm.example.com']);
-    expect(root.querySelector('.sites')?.textContent).toContain('crm.example.com');
+    expect(page.root.querySelector('.sites')?.textContent).toContain('crm.example.com');
     await act(() => button('Remove crm.example.com').click());
     await flush();
     expect(sites).toEqual([]);
     expect(release).toHaveBeenCalled();
-    expect(root.querySelector('.sites')).toBeNull();
+    expect(page.root.querySelector('.sites')).toBeNull();
   });
 
   it('does not add a site whose permission is refused', async () => {
@@ -178,7 +151,7 @@ describe('the options page', () => {
     await act(() => button('Add').click());
     await flush();
     expect(sent.map((m) => m.type)).not.toContain('saveSettings');
-    expect(root.querySelector('[role=alert]')?.textContent).toMatch(/not granted/);
+    expect(page.root.querySelector('[role=alert]')?.textContent).toMatch(/not granted/);
   });
 });
 

@@ -6,7 +6,7 @@ import { checkServiceUrl } from '@/lib/api/service-url';
 import { msg } from '@/lib/background/i18n';
 import { type SettingsPatch, type SettingsView, sendMessage } from '@/lib/messages';
 import { connectionText } from './connection-test';
-import { NumberField } from './number-field';
+import { Field } from './field';
 import { requestServiceOrigin } from './permissions';
 
 interface Props {
@@ -92,16 +92,16 @@ export function SettingsForm({ view, onSaved }: Props) {
   return (
     <form class="card" onSubmit={save} noValidate>
       <h2>{msg('options_connection_heading', 'Service')}</h2>
-      <label for="service-url">{msg('options_service_url', 'Service URL')}</label>
-      <input
+      <Field
         id="service-url"
+        label={msg('options_service_url', 'Service URL')}
         name="serviceUrl"
         type="url"
         autoComplete="url"
         value={serviceUrl}
         placeholder="https://verify.example.com"
         aria-describedby="service-url-hint"
-        onInput={(e) => setServiceUrl(e.currentTarget.value)}
+        onInput={setServiceUrl}
       />
       <p id="service-url-hint" class="hint">
         {msg(
@@ -110,15 +110,15 @@ export function SettingsForm({ view, onSaved }: Props) {
         )}
       </p>
 
-      <label for="api-key">{msg('options_api_key', 'API key')}</label>
-      <input
+      <Field
         id="api-key"
+        label={msg('options_api_key', 'API key')}
         name="apiKey"
         type="password"
         autoComplete="off"
         value={apiKey}
         aria-describedby={view.hasApiKey ? 'api-key-hint' : undefined}
-        onInput={(e) => setApiKey(e.currentTarget.value)}
+        onInput={setApiKey}
       />
       {view.hasApiKey && (
         <p id="api-key-hint" class="hint">
@@ -135,8 +135,16 @@ export function SettingsForm({ view, onSaved }: Props) {
           </option>
         ))}
       </select>
-      <NumberField id="cache-ttl" label={ttlLabel} max={8760} value={ttl} onInput={setTtl} />
-      <NumberField id="budget" label={budgetLabel} max={10_000} value={budget} onInput={setBudget} />
+      <Field id="cache-ttl" label={ttlLabel} type="number" min={0} max={8760} value={ttl} onInput={setTtl} />
+      <Field
+        id="budget"
+        label={budgetLabel}
+        type="number"
+        min={0}
+        max={10_000}
+        value={budget}
+        onInput={setBudget}
+      />
 
       <div class="actions">
         <button type="submit">{msg('options_save', 'Save')}</button>

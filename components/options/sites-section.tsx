@@ -9,6 +9,7 @@ import { fromMessageError } from '@/lib/api/errors';
 import { msg } from '@/lib/background/i18n';
 import { type SettingsView, sendMessage } from '@/lib/messages';
 import { disableSite, enableSite } from '../site-toggle/enable-site';
+import { SuggestedList } from './suggested-list';
 
 interface Props {
   view: SettingsView;
@@ -18,34 +19,44 @@ interface Props {
 export function SitesSection({ view, onSaved }: Props) {
   const [site, setSite] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState('');
 
-  const run = async (work: () => Promise<string | null>) => {
+  /** Runs a change, then shows the saved sites; the change's text goes to the alert or the status line. */
+  const run = async (work: () => Promise<{ error: string } | { note: string }>) => {
     try {
-      setError(await work());
+      const outcome = await work();
+      setError('error' in outcome ? outcome.error : null);
+      setNote('note' in outcome ? outcome.note : '');
       onSaved(await sendMessage('getSettings'));
     } catch (err) {
+      setNote('');
       setError(fromMessageError(err).message);
     }
   };
 
   // enableSite asks for the permission first thing: it must run straight from the click.
-  const add = (event: Event) => {
-    event.preventDefault();
-    if (site.trim() === '') return;
-    const pending = enableSite(site);
+  const enable = (input: string, onEnabled?: () => void) => {
+    const pending = enableSite(input);
     void run(async () => {
       const result = await pending;
-      if (!result.ok) return result.message;
-      setSite('');
-      return null;
+      if (!result.ok) return { error: result.message };
+      onEnabled?.();
+      return { note: msg('site_toggle_on', 'Marking is on for $1.', [result.site]) };
     });
+  };
+
+  const add = (event: Event) => {
+    event.preventDefault();
+    if (site.trim() !== '') enable(site, () => setSite(''));
   };
 
   const remove = (host: string) =>
     void run(async () => {
       await disableSite(host);
-      return null;
+      return { note: msg('site_toggle_off', 'Marking is off on $1.', [host]) };
     });
+
+  const toggle = (host: string, enabled: boolean) => (enabled ? remove(host) : enable(host));
 
   return (
     <section class="card" aria-labelledby="sites-heading">
@@ -76,6 +87,10 @@ export function SitesSection({ view, onSaved }: Props) {
         />
         <button type="submit">{msg('options_site_add', 'Add')}</button>
       </form>
+      <SuggestedList enabledSites={view.enabledSites} onToggle={toggle} />
+      <p class="status ok" role="status" aria-live="polite">
+        {note}
+      </p>
       {error && (
         <p class="status error" role="alert">
           {error}

@@ -4,6 +4,7 @@
  * background registers the content script for it (lib/background/sites.ts).
  */
 import { browser } from 'wxt/browser';
+import { msg } from '@/lib/background/i18n';
 import { needsPermissionPrompt, siteFromInput, sitePatterns } from '@/lib/content/site-patterns';
 import { sendMessage } from '@/lib/messages';
 
@@ -12,10 +13,15 @@ export type EnableResult = { ok: true; site: string } | { ok: false; message: st
 /** Call directly from a click handler: the permission prompt needs the user's gesture. */
 export async function enableSite(input: string): Promise<EnableResult> {
   const site = siteFromInput(input);
-  if (!site) return { ok: false, message: `"${input}" is not a site name` };
+  if (!site) return { ok: false, message: msg('site_invalid', '“$1” is not a site name.', [input]) };
   if (needsPermissionPrompt(site)) {
     const granted = await browser.permissions.request({ origins: sitePatterns(site) });
-    if (!granted) return { ok: false, message: `Permission for ${site} was not granted` };
+    if (!granted) {
+      return {
+        ok: false,
+        message: msg('site_permission_denied', 'Permission for $1 was not granted.', [site]),
+      };
+    }
   }
   const { enabledSites } = await sendMessage('getSettings');
   if (!enabledSites.includes(site))

@@ -1,21 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { VerdictView } from '../messages';
+import { verdictView } from '../testing/verdict-view';
 import { addRecent, getCached, getCachedMany, getRecent, putCached, ttlFor, UNKNOWN_TTL_MS } from './cache';
 import { resetBackground } from './testing/setup';
 
 const HOUR = 3_600_000;
 const NOW = 1_000_000_000;
-const view = (email: string, status: VerdictView['status']): VerdictView => ({
-  email,
-  status,
-  reason: null,
-  checks: {},
-  mxHost: null,
-  suggestion: null,
-  verifiedAt: NOW,
-  cached: false,
-  extra: {},
-});
+const view = (email: string, status: VerdictView['status']) =>
+  verdictView(email, status, { verifiedAt: NOW });
 
 beforeEach(resetBackground);
 

@@ -1,6 +1,8 @@
 /**
  * Downloading results: a status call issues a fresh signed URL (they expire after an hour),
- * saved through the downloads API as `<name>-verified.csv`.
+ * saved through the downloads API as `<name>-verified.csv`. The service's Content-Disposition
+ * suggests `<name>-results.csv` for plain browser downloads; the `filename` given here wins in
+ * Chromium and Firefox.
  */
 import { browser } from 'wxt/browser';
 import { ApiError } from '../api/errors';
@@ -8,14 +10,53 @@ import { getSettings } from '../storage/settings';
 import { msg } from './i18n';
 import { getClient } from './service';
 
-/** `leads.csv` → `leads-verified.csv`, without path separators or control characters. */
+/** Longest base name kept, in UTF-8 bytes: with the suffix well under every file system's 255. */
+export const MAX_BASE_BYTES = 120;
+const SUFFIX = '-verified.csv';
+/**
+ * Characters Chromium's downloads API refuses in a file name (it fails the whole download with
+ * "Invalid filename"): path separators, `: * ? " < > |`, control and invisible format characters
+ * (a bidi override could disguise the extension). `%` is allowed but silently replaced, so it is
+ * replaced here and the name asked for is the name saved.
+ */
+const UNSAFE = /[\p{Cc}\p{Cf}/\\:*?"<>|%]+/gu;
+const EXTENSION = /\.(csv|txt)$/i;
+/** Refused at the start of a name (a dot: hidden; `~`; spaces) and at its end (dots, spaces). */
+const ENDS = /^[.\s~]+|[.\s]+$/gu;
+/** Windows device names followed by a dot: refused by Chromium on every platform. */
+const DEVICE = /^(con|prn|aux|nul|com\d|lpt\d|clock\$)\./i;
+
+/** Drops dots and spaces at both ends and every trailing `.csv`/`.txt`, until none is left. */
+function trimEnds(text: string): string {
+  let out = text;
+  for (let prev = ''; prev !== out; ) {
+    prev = out;
+    out = out.replace(EXTENSION, '').replace(ENDS, '');
+  }
+  return out;
+}
+
+/** Cuts to at most `max` UTF-8 bytes without splitting a character. */
+function capBytes(text: string, max: number): string {
+  const encoder = new TextEncoder();
+  let out = '';
+  let bytes = 0;
+  for (const char of text) {
+    bytes += encoder.encode(char).length;
+    if (bytes > max) break;
+    out += char;
+  }
+  return out;
+}
+
+/**
+ * `leads.csv` → `leads-verified.csv`: one file name (no folders), nothing a downloads API
+ * refuses or rewrites, no leading dot (hidden file), a length cap, and `.csv` once at the end.
+ */
 export function resultFileName(fileName: string): string {
-  const base = fileName
-    .replace(/\.(csv|txt)$/i, '')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_')
-    .replace(/^[.\s]+|[.\s]+$/g, '');
-  return `${base || 'results'}-verified.csv`;
+  const cleaned = trimEnds(fileName.normalize('NFC').replace(UNSAFE, '_'));
+  const base = trimEnds(capBytes(cleaned, MAX_BASE_BYTES)) || 'results';
+  return `${DEVICE.test(base) ? '_' : ''}${base}${SUFFIX}`;
 }
 
 export async function downloadResults(input: { fileId: string; fileName: string }) {

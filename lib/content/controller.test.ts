@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MarkStatus, VerdictView } from '../messages';
+import type { MarkStatus } from '../messages';
+import { verdictView } from '../testing/verdict-view';
 import type { VerifierApi } from './address-book';
 import { startMarking } from './controller';
 import { STATUS_ATTR } from './marker';
@@ -16,28 +17,16 @@ class AllVisible {
   disconnect() {}
 }
 
-function verdict(email: string, status: MarkStatus, cached = false): VerdictView {
-  return {
-    email,
-    status,
-    reason: null,
-    checks: {},
-    mxHost: null,
-    suggestion: null,
-    verifiedAt: 0,
-    cached,
-    extra: {},
-  };
-}
-
 function fakeApi(cache: Record<string, MarkStatus> = {}) {
   const verified: string[] = [];
   const api: VerifierApi = {
     lookupCached: async (emails) =>
-      Object.fromEntries(emails.map((e) => [e, cache[e] ? verdict(e, cache[e], true) : null])),
+      Object.fromEntries(
+        emails.map((e) => [e, cache[e] ? verdictView(e, cache[e], { cached: true }) : null]),
+      ),
     verifyEmail: async (email) => {
       verified.push(email);
-      return verdict(email, email.startsWith('bad') ? 'undeliverable' : 'deliverable');
+      return verdictView(email, email.startsWith('bad') ? 'undeliverable' : 'deliverable');
     },
   };
   return { api, verified };

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { needsPermissionPrompt, siteFromInput, siteOfUrl, sitePatterns } from './site-patterns';
 
 describe('site patterns', () => {
@@ -25,5 +25,17 @@ describe('site patterns', () => {
   it('asks for a permission outside the test build', () => {
     expect(needsPermissionPrompt('127.0.0.1')).toBe(true);
     expect(needsPermissionPrompt('crm.example.com')).toBe(true);
+  });
+
+  it('skips the prompt for loopback hosts, in any case, in the test build only', () => {
+    vi.stubGlobal('__VERIMARK_TEST_BUILD__', true);
+    try {
+      expect(needsPermissionPrompt('127.0.0.1')).toBe(false);
+      expect(needsPermissionPrompt('LocalHost')).toBe(false);
+      expect(needsPermissionPrompt('[::1]')).toBe(false);
+      expect(needsPermissionPrompt('crm.example.com')).toBe(true);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

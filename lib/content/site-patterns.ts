@@ -3,14 +3,10 @@
  * the permission request and the content-script registration. A host covers its subdomains,
  * as contentConfig decides (lib/background/settings-handlers.ts).
  */
+import { isLoopbackHost } from '../api/service-url';
 import { isTestBuild } from '../storage/build';
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
-
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host);
-}
 
 /** A host name as a site: lowercased, no scheme, port or path; null when it is not one. */
 export function siteFromInput(input: string): string | null {
@@ -27,7 +23,7 @@ export function siteFromInput(input: string): string | null {
 
 /** Match patterns for a site: the host and its subdomains, over http and https. */
 export function sitePatterns(site: string): string[] {
-  if (isLoopback(site)) return [`http://${site}/*`];
+  if (isLoopbackHost(site)) return [`http://${site}/*`];
   if (IPV4.test(site) || site.startsWith('[')) return [`*://${site}/*`];
   return [`*://*.${site}/*`];
 }
@@ -46,5 +42,5 @@ export function siteOfUrl(url: string | undefined): string | null {
 
 /** Whether enabling this site needs a permission prompt (not for loopback in the test build). */
 export function needsPermissionPrompt(site: string): boolean {
-  return !(isTestBuild() && isLoopback(site));
+  return !(isTestBuild() && isLoopbackHost(site));
 }

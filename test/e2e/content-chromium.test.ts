@@ -3,58 +3,28 @@
  * served on 127.0.0.1, the site enabled through the extension's own messages (as the options page
  * does), marks read from `data-verimark-status` (DESIGN.md §5).
  */
-import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeNet, startFakeNet } from '../../server/test-support/fake-net';
-import { type RunningService, startService } from '../../server/test-support/service';
+import { describe, expect, it } from 'vitest';
+import { useContentEnv } from './fixtures/content/env';
 import {
   CRM_ADDRESSES,
   creditsLeft,
-  enableSites,
-  type FixtureServer,
   finalStatuses,
   rcptCount,
   sendFromExtensionPage,
-  startFixtureServer,
   statusById,
 } from './fixtures/content/harness';
-import { type ExtensionSession, launchChromium } from './harness';
+import { launchChromium } from './harness';
 import { waitFor } from './support/process-guard';
 
-let net: FakeNet;
-let service: RunningService;
-let fixtures: FixtureServer;
-let session: ExtensionSession;
-let page: Page;
+const env = useContentEnv(launchChromium, 100);
 
-beforeAll(async () => {
-  net = await startFakeNet();
-  service = await startService({ fakeNet: net, env: { RATE_LIMIT_PER_MIN: '100000' } });
-  fixtures = await startFixtureServer();
-  session = await launchChromium();
-  await enableSites(session, {
-    serviceUrl: service.baseUrl,
-    apiKey: service.apiKey,
-    enabledSites: ['127.0.0.1'],
-    autoVerifyBudget: 100,
-  });
-  page = await session.browser.newPage();
-});
-
-afterAll(async () => {
-  await session?.close();
-  await fixtures?.stop();
-  await service?.stop();
-  await net?.stop();
-});
-
-const credits = () => creditsLeft(service.admin);
+const credits = () => creditsLeft(env.service.admin);
 
 /** Every status of the CRM table's email links, once none is pending any more. */
 async function crmStatuses(): Promise<string[]> {
   return waitFor(
     async () => {
-      const all = await page.$$eval('a.row-email', (links) =>
+      const all = await env.page.$$eval('a.row-email', (links) =>
         links.map((a) => a.getAttribute('data-verimark-status')),
       );
       return all.every((s) => s && s !== 'pending') ? (all as string[]) : undefined;
@@ -73,16 +43,16 @@ function expectedCrm(): string[] {
 describe('content script in Chromium', () => {
   it('marks a CRM table of 300 rows, one service call per distinct address, without moving the layout', async () => {
     const before = await credits();
-    await page.goto(`${fixtures.origin}/crm.html`, { waitUntil: 'load' });
+    await env.page.goto(`${env.fixtures.origin}/crm.html`, { waitUntil: 'load' });
     expect(await crmStatuses()).toEqual(expectedCrm());
-    expect((await finalStatuses(page, ['contact-email']))['contact-email']).toBe('deliverable');
+    expect((await finalStatuses(env.page, ['contact-email']))['contact-email']).toBe('deliverable');
 
-    const commands = net.allCommands();
+    const commands = env.net.allCommands();
     for (const address of CRM_ADDRESSES) expect(rcptCount(commands, address)).toBe(1);
     expect(before - (await credits())).toBe(CRM_ADDRESSES.length);
 
     // The table keeps the widths the page drew before the badges came.
-    const layout = await page.evaluate(() => {
+    const layout = await env.page.evaluate(() => {
       const table = document.getElementById('contacts') as HTMLTableElement;
       const cells = [...(table.rows[1]?.cells ?? [])].map((c) => c.getBoundingClientRect().width);
       return {
@@ -91,21 +61,23 @@ describe('content script in Chromium', () => {
       };
     });
     expect(layout.after).toEqual(layout.before);
-    expect(await page.$$eval('verimark-badge', (b) => b.length)).toBeGreaterThanOrEqual(300);
+    expect(await env.page.$$eval('verimark-badge', (b) => b.length)).toBeGreaterThanOrEqual(300);
   });
 
   it('after a reload shows the verdicts from the cache, spending no credit', async () => {
     const before = await credits();
-    const rcptBefore = net.allCommands().filter((l) => /^RCPT TO/i.test(l)).length;
-    await page.reload({ waitUntil: 'load' });
+    const rcptBefore = env.net.allCommands().filter((l) => /^RCPT TO/i.test(l)).length;
+    await env.page.reload({ waitUntil: 'load' });
     expect(await crmStatuses()).toEqual(expectedCrm());
     expect(await credits()).toBe(before);
-    expect(net.allCommands().filter((l) => /^RCPT TO/i.test(l)).length).toBe(rcptBefore);
+    expect(env.net.allCommands().filter((l) => /^RCPT TO/i.test(l)).length).toBe(rcptBefore);
   });
 
   it('marks Gmail-like compose recipients: chips, chips added later, a typed address, Outlook pills, senders', async () => {
-    await page.goto(`${fixtures.origin}/compose.html`, { waitUntil: 'load' });
-    expect(await finalStatuses(page, ['chip-bob', 'chip-nobody', 'chip-later', 'owa-pill', 'from'])).toEqual({
+    await env.page.goto(`${env.fixtures.origin}/compose.html`, { waitUntil: 'load' });
+    expect(
+      await finalStatuses(env.page, ['chip-bob', 'chip-nobody', 'chip-later', 'owa-pill', 'from']),
+    ).toEqual({
       'chip-bob': 'deliverable',
       'chip-nobody': 'undeliverable',
       'chip-later': 'deliverable',
@@ -113,19 +85,19 @@ describe('content script in Chromium', () => {
       from: 'deliverable',
     });
     // Typed but not chipped: verified when the field loses focus.
-    await page.click('#to-input');
-    await page.keyboard.type('nobody2@rejecting.test');
-    await page.click('h2');
-    expect(await finalStatuses(page, ['to-input'])).toEqual({ 'to-input': 'undeliverable' });
+    await env.page.click('#to-input');
+    await env.page.keyboard.type('nobody2@rejecting.test');
+    await env.page.click('h2');
+    expect(await finalStatuses(env.page, ['to-input'])).toEqual({ 'to-input': 'undeliverable' });
     // The page still does its own work: Enter turns the address into a chip, which is marked too.
-    await page.click('#to-input');
-    await page.keyboard.press('Enter');
-    expect(await finalStatuses(page, ['chip-typed'])).toEqual({ 'chip-typed': 'undeliverable' });
-    expect(rcptCount(net.allCommands(), 'nobody2@rejecting.test')).toBe(1);
+    await env.page.click('#to-input');
+    await env.page.keyboard.press('Enter');
+    expect(await finalStatuses(env.page, ['chip-typed'])).toEqual({ 'chip-typed': 'undeliverable' });
+    expect(rcptCount(env.net.allCommands(), 'nobody2@rejecting.test')).toBe(1);
   });
 
   it('reaches open shadow roots, same-origin frames and late content; hostile strings stay text', async () => {
-    await page.goto(`${fixtures.origin}/mixed.html`, { waitUntil: 'load' });
+    await env.page.goto(`${env.fixtures.origin}/mixed.html`, { waitUntil: 'load' });
     const ids = [
       'multi',
       'encoded',
@@ -137,7 +109,7 @@ describe('content script in Chromium', () => {
       'late-link',
       'shadow-late',
     ];
-    expect(await finalStatuses(page, ids)).toEqual({
+    expect(await finalStatuses(env.page, ids)).toEqual({
       multi: 'undeliverable',
       encoded: 'deliverable',
       'bad-syntax': 'invalid',
@@ -148,7 +120,7 @@ describe('content script in Chromium', () => {
       'late-link': 'undeliverable',
       'shadow-late': 'risky',
     });
-    const frame = page.frames().find((f) => f.url().endsWith('/frame.html'));
+    const frame = env.page.frames().find((f) => f.url().endsWith('/frame.html'));
     if (!frame) throw new Error('no frame');
     expect(await finalStatuses(frame, ['billing', 'frame-link'])).toEqual({
       billing: 'risky',
@@ -156,7 +128,7 @@ describe('content script in Chromium', () => {
     });
 
     // The popover shows the hostile value as text; nothing from it runs.
-    const popover = await page.evaluate(() => {
+    const popover = await env.page.evaluate(() => {
       const host = document.getElementById('hostile-input')?.nextElementSibling;
       const button = host?.shadowRoot?.querySelector('button');
       button?.click();
@@ -167,10 +139,12 @@ describe('content script in Chromium', () => {
     });
     expect(popover.text).toContain('<img src=x onerror="window.pwned=4">@evil.test');
     expect(popover.elements).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { pwned?: unknown }).pwned ?? null)).toBeNull();
-    expect(await page.$$eval('img, svg', (els) => els.length)).toBe(0);
+    expect(
+      await env.page.evaluate(() => (window as unknown as { pwned?: unknown }).pwned ?? null),
+    ).toBeNull();
+    expect(await env.page.$$eval('img, svg', (els) => els.length)).toBe(0);
     // Nothing about an address is sent twice, and nothing unparseable is sent at all.
-    const commands = net.allCommands();
+    const commands = env.net.allCommands();
     for (const address of ['alice@deliverable.test', 'bob@deliverable.test', 'info@deliverable.test']) {
       expect(rcptCount(commands, address)).toBeLessThanOrEqual(1);
     }
@@ -178,18 +152,18 @@ describe('content script in Chromium', () => {
   });
 
   it('auto-verifies within the per-page budget; the rest waits for the badge’s Verify', async () => {
-    const options = await session.openExtensionPage('options.html');
+    const options = await env.session.openExtensionPage('options.html');
     await sendFromExtensionPage(options, 'saveSettings', { autoVerifyBudget: 2 });
     const before = await credits();
     // A fresh tab: the background also caps what one tab may spend (lib/background/content-verify.ts),
     // and this one spent on the pages above. A tab in the background shows nothing, so nothing in
     // it is "visible": bring it forward.
-    await page.close();
-    page = await session.browser.newPage();
-    await page.bringToFront();
-    await page.goto(`${fixtures.origin}/budget.html`, { waitUntil: 'load' });
+    await env.page.close();
+    env.page = await env.session.browser.newPage();
+    await env.page.bringToFront();
+    await env.page.goto(`${env.fixtures.origin}/budget.html`, { waitUntil: 'load' });
     const labels = () =>
-      page.$$eval('verimark-badge', (hosts) =>
+      env.page.$$eval('verimark-badge', (hosts) =>
         hosts.map((h) => {
           const button = h.shadowRoot?.querySelector('button');
           const label = button?.getAttribute('aria-label') ?? '';
@@ -217,7 +191,7 @@ describe('content script in Chromium', () => {
     expect(settled).toHaveLength(5);
     expect(before - (await credits())).toBe(2);
 
-    await page.evaluate(() => {
+    await env.page.evaluate(() => {
       const host = [...document.querySelectorAll('verimark-badge')].find((h) =>
         h.shadowRoot?.querySelector('button')?.getAttribute('aria-label')?.includes('click to verify'),
       );
@@ -238,34 +212,34 @@ describe('content script in Chromium', () => {
   });
 
   it('follows a single-page app: a client-side navigation gets a fresh budget', async () => {
-    const options = await session.openExtensionPage('options.html');
+    const options = await env.session.openExtensionPage('options.html');
     await sendFromExtensionPage(options, 'saveSettings', { autoVerifyBudget: 1 });
     await options.close();
-    await page.close();
-    page = await session.browser.newPage();
-    await page.bringToFront();
-    await page.goto(`${fixtures.origin}/spa.html`, { waitUntil: 'load' });
+    await env.page.close();
+    env.page = await env.session.browser.newPage();
+    await env.page.bringToFront();
+    await env.page.goto(`${env.fixtures.origin}/spa.html`, { waitUntil: 'load' });
     const statuses = () =>
-      page.$$eval('#list a', (links) => links.map((a) => a.getAttribute('data-verimark-status')));
+      env.page.$$eval('#list a', (links) => links.map((a) => a.getAttribute('data-verimark-status')));
     // One of the two verified, the other waiting for a click (budget 1).
     await waitFor(
       async () => (await statuses()).sort().join() === 'pending,risky',
       30_000,
       'one verdict and one unverified link',
     );
-    await page.click('#next');
-    expect(await finalStatuses(page, ['page2-link'])).toEqual({ 'page2-link': 'risky' });
-    const reset = await session.openExtensionPage('options.html');
+    await env.page.click('#next');
+    expect(await finalStatuses(env.page, ['page2-link'])).toEqual({ 'page2-link': 'risky' });
+    const reset = await env.session.openExtensionPage('options.html');
     await sendFromExtensionPage(reset, 'saveSettings', { autoVerifyBudget: 100 });
     await reset.close();
   });
 
   it('"Check this page" marks a page of a site that is not enabled, once', async () => {
-    await page.goto(`${fixtures.origin.replace('127.0.0.1', 'localhost')}/compose.html`, {
+    await env.page.goto(`${env.fixtures.origin.replace('127.0.0.1', 'localhost')}/compose.html`, {
       waitUntil: 'load',
     });
-    expect(await statusById(page, 'chip-bob')).toBeNull();
-    const options = await session.openExtensionPage('options.html');
+    expect(await statusById(env.page, 'chip-bob')).toBeNull();
+    const options = await env.session.openExtensionPage('options.html');
     const tabId = await options.evaluate(async () => {
       const g = globalThis as unknown as {
         chrome: { tabs: { query(q: object): Promise<{ id?: number }[]> } };
@@ -275,31 +249,31 @@ describe('content script in Chromium', () => {
     });
     await sendFromExtensionPage(options, 'checkThisPage', { tabId });
     await options.close();
-    expect(await finalStatuses(page, ['chip-bob', 'chip-nobody'])).toEqual({
+    expect(await finalStatuses(env.page, ['chip-bob', 'chip-nobody'])).toEqual({
       'chip-bob': 'deliverable',
       'chip-nobody': 'undeliverable',
     });
   });
   // Last: the extension reloads under the page; the old content script stops and takes its badges away.
   it('stops cleanly when the extension is reloaded', async () => {
-    await page.bringToFront();
-    await page.goto(`${fixtures.origin}/crm.html`, { waitUntil: 'load' });
+    await env.page.bringToFront();
+    await env.page.goto(`${env.fixtures.origin}/crm.html`, { waitUntil: 'load' });
     expect(await crmStatuses()).toEqual(expectedCrm());
-    expect(await page.$$eval('verimark-badge', (b) => b.length)).toBeGreaterThan(0);
-    const options = await session.openExtensionPage('options.html');
+    expect(await env.page.$$eval('verimark-badge', (b) => b.length)).toBeGreaterThan(0);
+    const options = await env.session.openExtensionPage('options.html');
     await options
       .evaluate(() => {
         const g = globalThis as unknown as { chrome: { runtime: { reload(): void } } };
         setTimeout(() => g.chrome.runtime.reload(), 50);
       })
       .catch(() => undefined);
-    await page.bringToFront();
+    await env.page.bringToFront();
     await waitFor(
-      async () => (await page.$$eval('verimark-badge', (b) => b.length)) === 0,
+      async () => (await env.page.$$eval('verimark-badge', (b) => b.length)) === 0,
       20_000,
       'the badges to be taken off',
     );
     // The page itself keeps working, and its marks stay as the last known facts.
-    expect(await page.$eval('#contacts', (t) => (t as HTMLTableElement).rows.length)).toBe(301);
+    expect(await env.page.$eval('#contacts', (t) => (t as HTMLTableElement).rows.length)).toBe(301);
   });
 });

@@ -13,7 +13,7 @@ import { type FakeNet, startFakeNet } from '../../server/test-support/fake-net';
 import { type RunningService, startService } from '../../server/test-support/service';
 import { type ExtensionSession, launchChromium, launchFirefox } from './harness';
 import { button, waitForText } from './support/dom';
-import { waitForDownload } from './support/downloads';
+import { listDownloads, waitForNextDownload } from './support/downloads';
 import { storedBulkJobs, waitForBadge } from './support/extension-state';
 import { showTab, uploadInPopup } from './support/popup';
 import { waitFor } from './support/process-guard';
@@ -78,8 +78,11 @@ describe.each([
     const page = await session.openExtensionPage('popup.html');
     await showTab(page, /files/i);
     await waitForText(page, new RegExp(`restart-${name}\\.csv`), 30_000);
+    const before = listDownloads(session);
     await (await button(page, `Download results of restart-${name}.csv`)).click();
-    const { text } = await waitForDownload(session, new RegExp(`^restart-${name}.+\\.csv$`));
+    // The name the background asks for, not the service's Content-Disposition `-results.csv`.
+    const { name: saved, text } = await waitForNextDownload(session, before);
+    expect(saved).toBe(`restart-${name}-verified.csv`);
     const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ''), {
       header: true,
       skipEmptyLines: true,

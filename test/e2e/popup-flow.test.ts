@@ -3,7 +3,6 @@
  * cached, local syntax, did-you-mean), upload with the popup closed right after "Upload",
  * the file list (pages, search, files uploaded elsewhere), and the downloaded results CSV.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'puppeteer-core';
@@ -25,6 +24,7 @@ import {
 import { creditsOf, uploadElsewhere } from './fixtures/popup/service-helpers';
 import { type ExtensionSession, launchChromium } from './harness';
 import { button, choose, click, control, fill, waitForText } from './support/dom';
+import { listDownloads, waitForNextDownload } from './support/downloads';
 import { waitFor } from './support/process-guard';
 
 let net: FakeNet;
@@ -188,23 +188,12 @@ describe('popup (Chromium, real service)', () => {
     expect(row).toContain('Credits: 7 used, 0 refunded');
     await screenshotBothThemes(page, 'files-completed');
 
+    const before = listDownloads(session);
     await (await button(page, 'Download results of contacts.csv')).click();
-    const saved = await waitFor(
-      () => readdirSync(session.downloadDir).find((f) => f.startsWith('contacts-') && f.endsWith('.csv')),
-      30_000,
-      'the results CSV in the download folder',
-    );
-    // The background asks for `contacts-verified.csv`; headless Chromium under CDP download control
-    // keeps the service's Content-Disposition name (`contacts-results.csv`) instead.
-    expect(saved).toMatch(/^contacts-(verified|results)\.csv$/);
-    const csv = await waitFor(
-      () => {
-        const text = readFileSync(path.join(session.downloadDir, saved), 'utf8');
-        return text.includes('tom@mailinator.com') ? text : undefined;
-      },
-      10_000,
-      'the whole download',
-    );
+    // Saved under the name the background asks for, not the service's Content-Disposition name
+    // (`contacts-results.csv`).
+    const { name, text: csv } = await waitForNextDownload(session, before);
+    expect(name).toBe('contacts-verified.csv');
     const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), {
       header: true,
       skipEmptyLines: true,

@@ -34,7 +34,11 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
-/** Presets the download folder in the profile, so downloads never prompt. */
+/**
+ * Presets the download folder in the profile, as a user's settings would, so downloads never
+ * prompt. Not through CDP `Browser.setDownloadBehavior`: under it Chromium names files from the
+ * response (Content-Disposition) and ignores the `filename` of chrome.downloads.download.
+ */
 async function presetDownloads(userDataDir: string, downloadDir: string): Promise<void> {
   const file = path.join(userDataDir, 'Default', 'Preferences');
   await mkdir(path.dirname(file), { recursive: true });
@@ -137,8 +141,6 @@ export async function launchChromiumSession(opts: ChromiumOptions = {}): Promise
   const close = guardBrowser(browser, temp ? [temp] : []);
   try {
     const extensionBaseUrl = await findExtension(browser, extension);
-    const cdp = await browser.target().createCDPSession();
-    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloadDir });
 
     const session: ExtensionSession = {
       browserName: 'chromium',

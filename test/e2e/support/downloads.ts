@@ -1,36 +1,64 @@
 /**
- * Files the browser downloaded into the session's download folder (preset by the harness:
- * Chromium through its profile preferences and CDP Browser.setDownloadBehavior, Firefox through
- * its download prefs). A download is complete when no partial file (.crdownload, .part) is left.
+ * Files the browser downloaded into the session's download folder. The harness presets the
+ * folder the way a user's settings would (Chromium: the profile's Preferences; Firefox: its
+ * download prefs) and never through CDP `Browser.setDownloadBehavior`, which makes Chromium
+ * ignore the `filename` an extension asks for. A download is complete when no partial file
+ * (.crdownload, .part) is left.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ExtensionSession } from '../harness';
 import { waitFor } from './process-guard';
 
+type Folder = Pick<ExtensionSession, 'downloadDir'>;
 const PARTIAL = /\.(crdownload|part)$/;
 
 /** Names of the finished downloads. */
-export function listDownloads(session: Pick<ExtensionSession, 'downloadDir'>): string[] {
+export function listDownloads(session: Folder): string[] {
   const names = readdirSync(session.downloadDir);
   return names.filter((n) => !PARTIAL.test(n) && !names.includes(`${n}.part`) && !n.startsWith('.'));
 }
 
+function finished(session: Folder, name: string): { file: string; text: string } | undefined {
+  if (readdirSync(session.downloadDir).some((n) => PARTIAL.test(n))) return undefined;
+  const file = path.join(session.downloadDir, name);
+  if (statSync(file).size === 0) return undefined;
+  return { file, text: readFileSync(file, 'utf8') };
+}
+
 /** Waits for a finished download whose name matches and returns its path and text. */
 export function waitForDownload(
-  session: Pick<ExtensionSession, 'downloadDir'>,
+  session: Folder,
   name: RegExp,
   ms = 30_000,
 ): Promise<{ file: string; text: string }> {
   return waitFor(
     () => {
       const found = listDownloads(session).find((n) => name.test(n));
-      if (!found) return undefined;
-      const file = path.join(session.downloadDir, found);
-      if (statSync(file).size === 0) return undefined;
-      return { file, text: readFileSync(file, 'utf8') };
+      return found ? finished(session, found) : undefined;
     },
     ms,
     `a download named ${name}`,
+  );
+}
+
+/**
+ * Waits for the next finished download, whatever its name, so a test can assert the exact name
+ * (a wrong name fails as a clear mismatch, not a timeout). `before` is listDownloads() taken
+ * before the download was started.
+ */
+export function waitForNextDownload(
+  session: Folder,
+  before: readonly string[],
+  ms = 30_000,
+): Promise<{ name: string; file: string; text: string }> {
+  return waitFor(
+    () => {
+      const name = listDownloads(session).find((n) => !before.includes(n));
+      const done = name ? finished(session, name) : undefined;
+      return name && done ? { name, ...done } : undefined;
+    },
+    ms,
+    `a new download in ${session.downloadDir}`,
   );
 }

@@ -1,0 +1,35 @@
+/**
+ * Common webmail and CRM sites (components/site-toggle/suggested-sites.ts) as one-click toggle
+ * buttons: pressed while the site is enabled. Each click goes straight to `onToggle`, which must
+ * ask for the permission before anything else is awaited (the prompt needs the user's gesture).
+ */
+import { msg } from '@/lib/background/i18n';
+import { SUGGESTED_SITES } from '../site-toggle/suggested-sites';
+
+interface Props {
+  enabledSites: readonly string[];
+  onToggle: (site: string, enabled: boolean) => void;
+}
+
+export function SuggestedList({ enabledSites, onToggle }: Props) {
+  return (
+    <>
+      <h3 id="suggested-heading">{msg('options_suggested_heading', 'Common webmail and CRM sites')}</h3>
+      <p id="suggested-hint" class="hint">
+        {msg('options_suggested_hint', 'Press a site to turn marking on or off there.')}
+      </p>
+      <ul class="suggested" aria-labelledby="suggested-heading" aria-describedby="suggested-hint">
+        {SUGGESTED_SITES.map(({ site, label }) => {
+          const enabled = enabledSites.includes(site);
+          return (
+            <li key={site}>
+              <button type="button" aria-pressed={enabled} onClick={() => onToggle(site, enabled)}>
+                {msg('options_suggested_site', '$1 ($2)', [label, site])}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
