@@ -108,15 +108,23 @@ export interface Envelope<T> {
 export const QueuedSingleSchema = envelope(v.looseObject({ task_id: v.string() }));
 export const QueuedBulkSchema = envelope(v.looseObject({ file_id: v.string() }));
 
-export type Checks = {
-  syntax: boolean | null;
-  mx_found: boolean | null;
-  smtp_connected: boolean | null;
-  catch_all: boolean | null;
-  disposable: boolean | null;
-  role_account: boolean | null;
-  free_provider: boolean | null;
-};
+/** The checks a completed result reports (DESIGN.md §3), in display order. */
+export const CHECK_NAMES = [
+  'syntax',
+  'mx_found',
+  'smtp_connected',
+  'catch_all',
+  'disposable',
+  'role_account',
+  'free_provider',
+] as const;
+/** Each check's outcome; null where it was not tested. */
+export type Checks = Record<(typeof CHECK_NAMES)[number], boolean | null>;
+
+/** A checks object where nothing was tested. */
+export function untestedChecks(): Checks {
+  return Object.fromEntries(CHECK_NAMES.map((name) => [name, null])) as Checks;
+}
 
 /**
  * `data` of /verify/single/status. Only `processing_status` is relied upon; the completed

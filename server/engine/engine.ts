@@ -2,7 +2,7 @@
  * The verification engine: syntax → flags → DNS route → SMTP probe (one greylisting retry).
  * Implements Engine of ./types.ts; see DESIGN.md §3 for the classification.
  */
-import type { Checks, Mode } from '../../lib/api/contract';
+import { type Checks, type Mode, untestedChecks } from '../../lib/api/contract';
 import { verdictForRcpt } from './classify';
 import { createResolver, type Route, resolveRoute } from './dns-route';
 import { createLimits } from './limits';
@@ -20,15 +20,7 @@ const DEFAULT_DNS_TIMEOUT_MS = 5000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const NOT_TESTED: Checks = {
-  syntax: null,
-  mx_found: null,
-  smtp_connected: null,
-  catch_all: null,
-  disposable: null,
-  role_account: null,
-  free_provider: null,
-};
+const NOT_TESTED: Checks = untestedChecks();
 
 /** A verdict before the normalized address, flags and suggestion are added. */
 type Decision = Omit<VerificationResult, 'email' | 'suggestion' | 'checks'> & { checks: Partial<Checks> };

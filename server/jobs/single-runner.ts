@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import pLimit from 'p-limit';
+import { untestedChecks } from '../../lib/api/contract';
 import type { Engine, VerificationResult } from '../engine/types';
 import type { TaskStore } from '../store/tasks';
 
@@ -10,15 +11,7 @@ export function engineFailure(email: string): VerificationResult {
     email,
     status: 'unknown',
     reason: 'smtp_error',
-    checks: {
-      syntax: null,
-      mx_found: null,
-      smtp_connected: null,
-      catch_all: null,
-      disposable: null,
-      role_account: null,
-      free_provider: null,
-    },
+    checks: untestedChecks(),
     mx_host: null,
     suggestion: null,
   };

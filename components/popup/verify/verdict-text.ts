@@ -1,31 +1,12 @@
 /** Words for a verdict's status, reason and checks. Unknown reasons are shown as the service sent them. */
+import { CHECK_NAMES, REASONS } from '@/lib/api/contract';
 import type { MarkStatus } from '@/lib/messages';
 import { t } from '../i18n';
 
-const REASONS = new Set([
-  'accepted_email',
-  'rejected_email',
-  'invalid_syntax',
-  'invalid_domain',
-  'no_mx',
-  'catch_all',
-  'disposable',
-  'mailbox_full',
-  'greylisted',
-  'smtp_timeout',
-  'smtp_unreachable',
-  'smtp_error',
-]);
+const KNOWN_REASONS: ReadonlySet<string> = new Set(REASONS);
 
-export const CHECK_KEYS = [
-  'syntax',
-  'mx_found',
-  'smtp_connected',
-  'catch_all',
-  'disposable',
-  'role_account',
-  'free_provider',
-] as const;
+/** The checks the card lists, in order (the contract's). */
+export const CHECK_KEYS = CHECK_NAMES;
 
 export function statusText(status: MarkStatus): string {
   return t(`popup_status_${status}`);
@@ -33,7 +14,7 @@ export function statusText(status: MarkStatus): string {
 
 export function reasonText(reason: string | null): string {
   if (reason === null) return t('popup_reason_none');
-  return REASONS.has(reason) ? t(`popup_reason_${reason}`) : reason.replaceAll('_', ' ');
+  return KNOWN_REASONS.has(reason) ? t(`popup_reason_${reason}`) : reason.replaceAll('_', ' ');
 }
 
 export function checkName(check: string): string {
