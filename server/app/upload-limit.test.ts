@@ -37,15 +37,26 @@ describe('the 25MB upload limit', () => {
     // read buffers awaiting V8's next collection; that happens once. Warm up with refused
     // uploads, then measure the peak (VmHWM, reset through clear_refs) of further ones: a
     // service that buffered the file would need the file's size again each time.
-    for (let i = 0; i < 2; i++) expect((await api.upload(csvOfSize(MAX_UPLOAD_BYTES + 1))).status).toBe(413);
-    for (const size of [MAX_UPLOAD_BYTES + 1, 3 * MAX_UPLOAD_BYTES]) {
-      const rssBefore = procKb(pid, 'VmRSS');
-      writeFileSync(`/proc/${pid}/clear_refs`, '5');
-      const reply = await api.upload(csvOfSize(size));
-      expect(reply).toMatchObject({ status: 413, body: { error: 413, message: ERRORS.tooLarge } });
-      const growthMb = (procKb(pid, 'VmHWM') - rssBefore) / 1024;
+    // Each size is warmed up, since a larger body churns more socket buffers the first time.
+    const sizes = [MAX_UPLOAD_BYTES + 1, 3 * MAX_UPLOAD_BYTES];
+    for (const size of sizes) {
+      for (let i = 0; i < 2; i++) expect((await api.upload(csvOfSize(size))).status).toBe(413);
+    }
+    // Garbage collection runs when it likes, so one refusal may show a few MB of transient
+    // buffers; the least of three is what the refusal itself keeps. A service that buffered the
+    // body would need the file's size again on every one of them.
+    for (const size of sizes) {
+      const growths: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const rssBefore = procKb(pid, 'VmRSS');
+        writeFileSync(`/proc/${pid}/clear_refs`, '5');
+        const reply = await api.upload(csvOfSize(size));
+        expect(reply).toMatchObject({ status: 413, body: { error: 413, message: ERRORS.tooLarge } });
+        growths.push((procKb(pid, 'VmHWM') - rssBefore) / 1024);
+      }
+      const growthMb = Math.min(...growths);
       console.log(
-        `peak RSS growth while refusing ${(size / 2 ** 20).toFixed(0)}MB: ${growthMb.toFixed(1)} MB`,
+        `peak RSS growth while refusing ${(size / 2 ** 20).toFixed(0)}MB: ${growthMb.toFixed(1)} MB (least of ${growths.map((g) => g.toFixed(1)).join(', ')})`,
       );
       expect(growthMb).toBeLessThan(8);
     }
