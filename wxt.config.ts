@@ -7,6 +7,8 @@ const testBuild = process.env.VERIMARK_TEST_BUILD === '1';
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   outDir: process.env.VERIMARK_OUT_DIR ?? '.output',
+  // The sources archive (for Firefox's review) holds what builds the extension, not test output or data.
+  zip: { excludeSources: ['test-results/**', '.data/**', '.output-*/**', 'server/**', 'bench/**'] },
   outDirTemplate: testBuild ? '{{browser}}-mv{{manifestVersion}}-test' : '{{browser}}-mv{{manifestVersion}}',
   vite: () => ({
     esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
