@@ -6,6 +6,7 @@
 import { type ComponentChildren, createContext } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiError, fromMessageError } from '@/lib/api/errors';
+import { sleep } from '@/lib/api/retry';
 
 export interface ApiStatus {
   error: ApiError | null;
@@ -43,7 +44,6 @@ export function useApiStatus(): ApiStatus {
 }
 
 const MAX_RETRY_SECONDS = 60;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `call(fn)` runs `fn` and resolves with its result, or with `undefined` after an error that

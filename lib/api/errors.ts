@@ -3,16 +3,19 @@
  * content script) as an Error whose message is `[kind] text`; `fromMessageError` reads that
  * back, so every context shows the same kinds.
  */
-export type ApiErrorKind =
-  | 'invalid_key' // 401
-  | 'payment_required' // 402 (subscription or insufficient credits)
-  | 'rate_limited' // 429, with retryAfterSeconds
-  | 'bad_request' // 400, with the service's message
-  | 'not_found' // 404
-  | 'too_large' // 413
-  | 'network' // fetch failed: offline, DNS, refused, CORS
-  | 'server' // 5xx or a response that does not match the contract
-  | 'not_configured'; // no service URL or API key set
+const KIND_LIST = [
+  'invalid_key', // 401
+  'payment_required', // 402 (subscription or insufficient credits)
+  'rate_limited', // 429, with retryAfterSeconds
+  'bad_request', // 400, with the service's message
+  'not_found', // 404
+  'too_large', // 413
+  'network', // fetch failed: offline, DNS, refused, CORS
+  'server', // 5xx or a response that does not match the contract
+  'not_configured', // no service URL or API key set
+] as const;
+export type ApiErrorKind = (typeof KIND_LIST)[number];
+const KINDS: ReadonlySet<string> = new Set(KIND_LIST);
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';
@@ -31,18 +34,6 @@ export class ApiError extends Error {
     return `[${this.kind}]${retry} ${this.message}`;
   }
 }
-
-const KINDS: ReadonlySet<string> = new Set<ApiErrorKind>([
-  'invalid_key',
-  'payment_required',
-  'rate_limited',
-  'bad_request',
-  'not_found',
-  'too_large',
-  'network',
-  'server',
-  'not_configured',
-]);
 
 /** Reads an error received from a runtime message (or anything thrown) back into an ApiError. */
 export function fromMessageError(err: unknown): ApiError {

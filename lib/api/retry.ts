@@ -23,6 +23,11 @@ export function isRetryable(err: unknown): err is ApiError {
   return serverFault || err.kind === 'network' || err.kind === 'rate_limited';
 }
 
+/** A refused key or payment (401/402): asking again soon will not help until the user acts. */
+export function isRefusal(err: unknown): err is ApiError {
+  return err instanceof ApiError && (err.kind === 'invalid_key' || err.kind === 'payment_required');
+}
+
 /** The delay before retry number `retry` (0-based) after `err`, or null to give up. */
 export function retryDelay(err: ApiError, retry: number, options: RetryOptions = {}): number | null {
   const { baseDelayMs = 500, maxDelayMs = 15_000, maxRetryAfterMs = 60_000 } = options;

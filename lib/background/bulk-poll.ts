@@ -4,6 +4,7 @@
  */
 import type { ApiClient } from '../api/client';
 import { ApiError } from '../api/errors';
+import { isRefusal } from '../api/retry';
 import type { BulkJobView } from '../messages';
 import { updateBadge } from './badge';
 import { type BulkJob, getJobs, updateBulkJob } from './jobs';
@@ -35,9 +36,6 @@ async function progressOf(client: ApiClient, job: BulkJob): Promise<number | nul
   }
 }
 
-/** Errors that will not mend by asking again soon, shown on the job while it keeps waiting. */
-const REFUSALS = new Set(['invalid_key', 'payment_required']);
-
 async function pollOne(client: ApiClient, job: BulkJob): Promise<void> {
   if (!job.fileId) return;
   let phase: BulkJobView['phase'];
@@ -50,8 +48,7 @@ async function pollOne(client: ApiClient, job: BulkJob): Promise<void> {
     if (err.kind === 'not_found')
       return finishBulkJob(job.id, { phase: 'failed', error: err.message, errorKind: err.kind });
     // 401/402 mid-poll: the file stays queued (it is paid for); the popup shows why it is stuck.
-    if (REFUSALS.has(err.kind))
-      await updateBulkJob(job.id, () => ({ error: err.message, errorKind: err.kind }));
+    if (isRefusal(err)) await updateBulkJob(job.id, () => ({ error: err.message, errorKind: err.kind }));
     throw err;
   }
   if (phase === 'completed' || phase === 'failed') {

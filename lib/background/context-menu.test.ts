@@ -22,6 +22,15 @@ describe('addressFrom', () => {
     expect(addressFrom({ selectionText: 'no address here' })).toBeNull();
   });
 
+  it('reads links and selections as the content script does (whole local part, no fragment, named recipients)', () => {
+    expect(addressFrom({ selectionText: "Ask o'neil@example.com!" })).toBe("o'neil@example.com");
+    expect(addressFrom({ linkUrl: 'mailto:a@example.com#top' })).toBe('a@example.com');
+    expect(addressFrom({ linkUrl: 'mailto:?to=carl@example.com' })).toBe('carl@example.com');
+    expect(addressFrom({ linkUrl: 'mailto:%22Doe%2C%20Jo%22%20%3Cjo@example.org%3E' })).toBe(
+      'jo@example.org',
+    );
+  });
+
   it('ignores links that are not mailto', () => {
     expect(addressFrom({ linkUrl: 'https://example.com/a@b' })).toBeNull();
   });

@@ -1,6 +1,8 @@
 /** The context menu "Verify email address" for selected text and mailto links; the verdict shows as a notification. */
 import { browser } from 'wxt/browser';
 import { fromMessageError } from '../api/errors';
+import { addressesInText } from '../content/extract/address-list';
+import { mailtoRecipients } from '../content/extract/mailto';
 import { msg } from './i18n';
 import { notify, notifyVerdict } from './notify';
 import { verifyEmail } from './verify';
@@ -16,22 +18,10 @@ export async function createContextMenu(): Promise<void> {
   });
 }
 
-/** The address in a mailto link or a selection, or null. */
+/** The address in a mailto link or a selection, or null (parsed as the content script parses pages). */
 export function addressFrom(info: { linkUrl?: string; selectionText?: string }): string | null {
-  if (info.linkUrl?.toLowerCase().startsWith('mailto:')) {
-    const target = info.linkUrl.slice('mailto:'.length).split('?')[0] ?? '';
-    let decoded = target;
-    try {
-      decoded = decodeURIComponent(target);
-    } catch {
-      // Keep the raw text.
-    }
-    const first = decoded.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  const text = info.selectionText?.trim().replace(/^mailto:/i, '') ?? '';
-  const match = /[^\s<>()[\],;:"']+@[^\s<>()[\],;:"']+/.exec(text);
-  return match ? match[0].replace(/\.$/, '') : null;
+  const recipient = info.linkUrl ? mailtoRecipients(info.linkUrl)[0] : undefined;
+  return recipient ?? addressesInText(info.selectionText ?? '')[0] ?? null;
 }
 
 export async function onMenuClick(info: {

@@ -7,7 +7,7 @@ import { checkEmail } from '../api/address';
 import type { ApiClient } from '../api/client';
 import type { Mode } from '../api/contract';
 import { ApiError } from '../api/errors';
-import { isRetryable } from '../api/retry';
+import { isRefusal, isRetryable } from '../api/retry';
 import { readVerdict } from '../api/verdict';
 import type { VerdictView } from '../messages';
 import { getSettings } from '../storage/settings';
@@ -75,8 +75,7 @@ async function follow(client: ApiClient, job: SingleJob): Promise<VerdictView> {
  */
 function keepAfter(err: unknown, job: SingleJob, now = Date.now()): boolean {
   if (isRetryable(err)) return now < job.createdAt + SINGLE_KEEP_MS;
-  const refused = err instanceof ApiError && (err.kind === 'invalid_key' || err.kind === 'payment_required');
-  return refused && now < job.deadline;
+  return isRefusal(err) && now < job.deadline;
 }
 
 /** Follows a persisted task; a task already being followed in this worker is joined. */

@@ -2,6 +2,7 @@
  * The verification engine: syntax → flags → DNS route → SMTP probe (one greylisting retry).
  * Implements Engine of ./types.ts; see DESIGN.md §3 for the classification.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Checks, type Mode, untestedChecks } from '../../lib/api/contract';
 import { verdictForRcpt } from './classify';
 import { createResolver, type Route, resolveRoute } from './dns-route';
@@ -17,8 +18,6 @@ export type { EngineLogger };
 
 const silent: EngineLogger = { debug: () => {}, warn: () => {} };
 const DEFAULT_DNS_TIMEOUT_MS = 5000;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const NOT_TESTED: Checks = untestedChecks();
 

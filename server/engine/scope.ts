@@ -21,12 +21,16 @@ export function memo<T>(cache: Map<string, Promise<T>>, key: string, make: () =>
   return value;
 }
 
+function emptyState(): ScopeState {
+  return { routes: new Map(), addresses: new Map(), catchAll: new Map() };
+}
+
 export class ScopeRegistry {
   private readonly states = new WeakMap<DomainScope, ScopeState>();
 
   create(): DomainScope {
     const scope: DomainScope = Object.freeze({ kind: 'domain-scope' as const });
-    this.states.set(scope, { routes: new Map(), addresses: new Map(), catchAll: new Map() });
+    this.states.set(scope, emptyState());
     return scope;
   }
 
@@ -34,7 +38,7 @@ export class ScopeRegistry {
   state(scope?: DomainScope): ScopeState {
     const known = scope && this.states.get(scope);
     if (known) return known;
-    const fresh: ScopeState = { routes: new Map(), addresses: new Map(), catchAll: new Map() };
+    const fresh = emptyState();
     if (scope) this.states.set(scope, fresh);
     return fresh;
   }

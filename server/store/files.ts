@@ -1,6 +1,7 @@
 import type { Mode, ServerFileRecord, Verdict } from '../../lib/api/contract';
 import type { Db } from './db';
 import { nowIso } from './db';
+import { giveCredits, takeCredits } from './keys';
 
 export interface FileRow {
   seq: number;
@@ -62,12 +63,7 @@ export class FileStore {
   create(f: NewFile): FileRow | null {
     return this.db
       .transaction((): FileRow | null => {
-        if (f.credits > 0) {
-          const taken = this.db
-            .prepare('UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ?')
-            .run(f.credits, f.keyId, f.credits);
-          if (taken.changes !== 1) return null;
-        }
+        if (!takeCredits(this.db, f.keyId, f.credits)) return null;
         const now = nowIso();
         this.db
           .prepare(
@@ -168,9 +164,7 @@ export class FileStore {
             "UPDATE bulk_files SET state = 'completed', credit_refund = unknown, updated_at = ? WHERE id = ?",
           )
           .run(nowIso(), id);
-        this.db
-          .prepare('UPDATE api_keys SET credits = credits + ? WHERE id = ?')
-          .run(row.unknown, row.key_id);
+        giveCredits(this.db, row.key_id, row.unknown);
       })
       .immediate();
   }
@@ -186,9 +180,7 @@ export class FileStore {
             "UPDATE bulk_files SET state = 'failed', credit_refund = credit_usage, error = ?, updated_at = ? WHERE id = ?",
           )
           .run(error, nowIso(), id);
-        this.db
-          .prepare('UPDATE api_keys SET credits = credits + ? WHERE id = ?')
-          .run(row.credit_usage - row.credit_refund, row.key_id);
+        giveCredits(this.db, row.key_id, row.credit_usage - row.credit_refund);
       })
       .immediate();
   }

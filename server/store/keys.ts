@@ -71,21 +71,8 @@ export class KeyStore {
     return this.db.prepare('SELECT * FROM api_keys ORDER BY created_at').all() as KeyRecord[];
   }
 
-  /**
-   * Takes `amount` credits if the balance allows; false otherwise. A single conditional UPDATE,
-   * so concurrent callers (other requests, other processes) can never overdraw or double-spend.
-   */
-  take(id: string, amount: number): boolean {
-    if (amount === 0) return true;
-    const result = this.db
-      .prepare('UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ?')
-      .run(amount, id, amount);
-    return result.changes === 1;
-  }
-
   give(id: string, amount: number): void {
-    if (amount === 0) return;
-    this.db.prepare('UPDATE api_keys SET credits = credits + ? WHERE id = ?').run(amount, id);
+    giveCredits(this.db, id, amount);
   }
 
   revoke(id: string): boolean {
@@ -94,6 +81,25 @@ export class KeyStore {
       .run(nowIso(), id);
     return result.changes === 1;
   }
+}
+
+/**
+ * Takes `amount` credits from key `keyId` if its balance allows; false otherwise. A single
+ * conditional UPDATE, so concurrent callers (other requests, other processes) can never overdraw
+ * or double-spend; the task and file stores call it inside their transactions.
+ */
+export function takeCredits(db: Db, keyId: string, amount: number): boolean {
+  if (amount === 0) return true;
+  const result = db
+    .prepare('UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ?')
+    .run(amount, keyId, amount);
+  return result.changes === 1;
+}
+
+/** Gives `amount` credits (back) to key `keyId`. */
+export function giveCredits(db: Db, keyId: string, amount: number): void {
+  if (amount === 0) return;
+  db.prepare('UPDATE api_keys SET credits = credits + ? WHERE id = ?').run(amount, keyId);
 }
 
 export function isExpired(record: KeyRecord, now = Date.now()): boolean {

@@ -3,6 +3,7 @@ import type { VerificationResult } from '../engine/types';
 import type { Db } from './db';
 import { nowIso } from './db';
 import { newId } from './ids';
+import { giveCredits, takeCredits } from './keys';
 
 export interface TaskRow {
   id: string;
@@ -24,10 +25,7 @@ export class TaskStore {
   create(keyId: string, email: string, mode: Mode): TaskRow | null {
     return this.db
       .transaction((): TaskRow | null => {
-        const taken = this.db
-          .prepare('UPDATE api_keys SET credits = credits - 1 WHERE id = ? AND credits >= 1')
-          .run(keyId);
-        if (taken.changes !== 1) return null;
+        if (!takeCredits(this.db, keyId, 1)) return null;
         const now = nowIso();
         const row: TaskRow = {
           id: newId(),
@@ -99,9 +97,7 @@ export class TaskStore {
              WHERE id = ? AND state = 'pending'`,
           )
           .run(JSON.stringify(full), refund, now, task.id);
-        if (done.changes === 1 && refund > 0) {
-          this.db.prepare('UPDATE api_keys SET credits = credits + ? WHERE id = ?').run(refund, task.key_id);
-        }
+        if (done.changes === 1) giveCredits(this.db, task.key_id, refund);
       })
       .immediate();
   }

@@ -43,11 +43,6 @@ export class Placer {
     this.queue(placed);
   }
 
-  detach(host: HTMLElement): void {
-    for (const placed of this.live) if (placed.host === host) this.live.delete(placed);
-    host.remove();
-  }
-
   /** Re-measures every badge (after a resize or a batch of page changes). */
   replaceAll(): void {
     for (const placed of this.live) this.queue(placed);
