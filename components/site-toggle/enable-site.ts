@@ -29,7 +29,7 @@ export async function enableSite(input: string): Promise<EnableResult> {
   return { ok: true, site };
 }
 
-/** Removes the site; its permission is given back too when no other enabled site needs it. */
+/** Removes the site and gives its host permission (the site's own patterns) back. */
 export async function disableSite(site: string): Promise<void> {
   const { enabledSites } = await sendMessage('getSettings');
   await sendMessage('saveSettings', { enabledSites: enabledSites.filter((s) => s !== site) });

@@ -5,10 +5,18 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 
 const sent: { type: string; data: unknown }[] = [];
+let enabledSites: string[] = [];
 vi.mock('@/lib/messages', () => ({
   sendMessage: vi.fn(async (type: string, data?: unknown) => {
     sent.push({ type, data });
-    return type === 'getSettings' ? { enabledSites: [] } : { injected: true };
+    return type === 'getSettings' ? { enabledSites } : { injected: true };
+  }),
+}));
+const disabled: string[] = [];
+vi.mock('./enable-site', () => ({
+  enableSite: vi.fn(async (site: string) => ({ ok: true, site })),
+  disableSite: vi.fn(async (site: string) => {
+    disabled.push(site);
   }),
 }));
 
@@ -20,6 +28,8 @@ describe('SiteToggle', () => {
   beforeEach(() => {
     fakeBrowser.reset();
     sent.length = 0;
+    disabled.length = 0;
+    enabledSites = [];
     document.body.replaceChildren();
     Object.assign(fakeBrowser, {
       tabs: { ...fakeBrowser.tabs, query: vi.fn(async () => [{ id: 7, url: 'https://crm.example.com/x' }]) },
@@ -27,7 +37,7 @@ describe('SiteToggle', () => {
   });
 
   it('offers "Enable on this site" and a one-shot "Check this page" for the active tab', async () => {
-    render(<SiteToggle />, document.body);
+    render(<SiteToggle />, document.body.appendChild(document.createElement('div')));
     await flush();
     const buttons = [...document.querySelectorAll('button')].map((b) => b.textContent);
     expect(buttons).toEqual(['Enable on this site', 'Check this page']);
@@ -37,5 +47,18 @@ describe('SiteToggle', () => {
     expect(document.querySelector('[role="status"]')?.textContent).toBe(
       'Checking the addresses on this page.',
     );
+  });
+
+  it('shows marking as on when a parent domain is enabled, and turns that site off', async () => {
+    enabledSites = ['other.test', 'example.com'];
+    render(<SiteToggle />, document.body.appendChild(document.createElement('div')));
+    await flush();
+    const toggle = document.querySelectorAll('button')[0] as HTMLButtonElement;
+    expect(toggle.textContent).toBe('Disable on this site');
+    await act(() => toggle.click());
+    await flush();
+    expect(disabled).toEqual(['example.com']);
+    expect(document.querySelector('[role="status"]')?.textContent).toBe('Marking is off on example.com.');
+    expect(toggle.textContent).toBe('Enable on this site');
   });
 });

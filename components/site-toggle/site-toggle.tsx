@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { msg } from '@/lib/background/i18n';
-import { siteOfUrl } from '@/lib/content/site-patterns';
+import { coveringSite, siteOfUrl } from '@/lib/content/site-patterns';
 import { sendMessage } from '@/lib/messages';
 import { disableSite, enableSite } from './enable-site';
 
@@ -16,7 +16,8 @@ interface ActiveTab {
 
 export function SiteToggle() {
   const [tab, setTab] = useState<ActiveTab | null>(null);
-  const [enabled, setEnabled] = useState(false);
+  /** The enabled site covering the tab's host (itself or a parent domain), or null. */
+  const [covering, setCovering] = useState<string | null>(null);
   const [note, setNote] = useState('');
 
   useEffect(() => {
@@ -26,22 +27,22 @@ export function SiteToggle() {
       const site = siteOfUrl(active.url);
       setTab({ id: active.id, site });
       const settings = await sendMessage('getSettings');
-      setEnabled(site !== null && settings.enabledSites.includes(site));
+      setCovering(site === null ? null : coveringSite(site, settings.enabledSites));
     })().catch((err: unknown) => setNote(String(err)));
   }, []);
 
   if (!tab) return null;
   const onToggle = async () => {
     if (!tab.site) return;
-    if (enabled) {
-      await disableSite(tab.site);
-      setEnabled(false);
-      setNote(msg('site_toggle_off', 'Marking is off on $1.', [tab.site]));
+    if (covering) {
+      await disableSite(covering);
+      setCovering(null);
+      setNote(msg('site_toggle_off', 'Marking is off on $1.', [covering]));
       return;
     }
     const result = await enableSite(tab.site);
     if (!result.ok) return setNote(result.message);
-    setEnabled(true);
+    setCovering(result.site);
     await sendMessage('checkThisPage', { tabId: tab.id }).catch(() => undefined);
     setNote(msg('site_toggle_on', 'Marking is on for $1.', [result.site]));
   };
@@ -58,7 +59,7 @@ export function SiteToggle() {
     <section class="site-toggle" aria-label={msg('site_toggle_label', 'This site')}>
       {tab.site && (
         <button type="button" onClick={() => void onToggle()}>
-          {enabled
+          {covering
             ? msg('site_toggle_disable', 'Disable on this site')
             : msg('site_toggle_enable', 'Enable on this site')}
         </button>

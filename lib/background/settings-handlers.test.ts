@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DESCRIPTIONS, ERRORS } from '../api/contract';
 import { fail, ok, startScriptedServer } from '../api/testing/scripted-server';
-import { saveSettings, siteEnabled, testConnection } from './settings-handlers';
+import { saveSettings, testConnection } from './settings-handlers';
 import { configure, resetBackground } from './testing/setup';
 
 let server: Awaited<ReturnType<typeof startScriptedServer>>;
@@ -88,13 +88,5 @@ describe('saveSettings', () => {
       autoVerifyBudget: 10,
       hasApiKey: false,
     });
-  });
-});
-
-describe('siteEnabled', () => {
-  it('matches the host and its subdomains only', () => {
-    expect(siteEnabled('app.crm.example.com', ['crm.example.com'])).toBe(true);
-    expect(siteEnabled('crm.example.com', ['crm.example.com'])).toBe(true);
-    expect(siteEnabled('evilcrm.example.com', ['crm.example.com'])).toBe(false);
   });
 });

@@ -3,6 +3,7 @@ import { createApiClient } from '../api/client';
 import { MODES } from '../api/contract';
 import { ApiError } from '../api/errors';
 import { checkServiceUrl } from '../api/service-url';
+import { siteEnabled } from '../content/site-patterns';
 import type { ConnectionResult, SettingsPatch, SettingsView } from '../messages';
 import { getApiKey, setApiKey } from '../storage/api-key';
 import { getSettings, normalizeSites, type Settings, updateSettings } from '../storage/settings';
@@ -75,12 +76,6 @@ export async function testConnection(input: {
         return { ok: false, kind: 'server', message: error.message };
     }
   }
-}
-
-/** Whether `host` is one of `sites` or a subdomain of one. */
-export function siteEnabled(host: string, sites: readonly string[]): boolean {
-  const lower = host.toLowerCase();
-  return sites.some((site) => lower === site || lower.endsWith(`.${site}`));
 }
 
 export async function contentConfig(senderUrl: string | undefined) {

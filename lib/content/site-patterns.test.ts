@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { needsPermissionPrompt, siteFromInput, siteOfUrl, sitePatterns } from './site-patterns';
+import {
+  coveringSite,
+  needsPermissionPrompt,
+  siteEnabled,
+  siteFromInput,
+  siteOfUrl,
+  sitePatterns,
+} from './site-patterns';
 
 describe('site patterns', () => {
   it('reads a site from what a user types', () => {
@@ -37,5 +44,18 @@ describe('site patterns', () => {
     } finally {
       vi.unstubAllGlobals();
     }
+  });
+});
+
+describe('siteEnabled / coveringSite', () => {
+  it('matches the host and its subdomains only', () => {
+    expect(siteEnabled('app.crm.example.com', ['crm.example.com'])).toBe(true);
+    expect(siteEnabled('crm.example.com', ['crm.example.com'])).toBe(true);
+    expect(siteEnabled('evilcrm.example.com', ['crm.example.com'])).toBe(false);
+  });
+
+  it('names the enabled site that covers a host', () => {
+    expect(coveringSite('Mail.Example.com', ['other.test', 'example.com'])).toBe('example.com');
+    expect(coveringSite('example.com', ['mail.example.com'])).toBeNull();
   });
 });

@@ -44,3 +44,14 @@ export function siteOfUrl(url: string | undefined): string | null {
 export function needsPermissionPrompt(site: string): boolean {
   return !(isTestBuild() && isLoopbackHost(site));
 }
+
+/** The enabled site that covers `host` (the host itself or a parent domain of it), or null. */
+export function coveringSite(host: string, sites: readonly string[]): string | null {
+  const lower = host.toLowerCase();
+  return sites.find((site) => lower === site || lower.endsWith(`.${site}`)) ?? null;
+}
+
+/** Whether `host` is one of `sites` or a subdomain of one. */
+export function siteEnabled(host: string, sites: readonly string[]): boolean {
+  return coveringSite(host, sites) !== null;
+}
