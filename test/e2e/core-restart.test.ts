@@ -12,7 +12,7 @@ import { RESULT_COLUMNS } from '../../lib/api/contract';
 import { type FakeNet, startFakeNet } from '../../server/test-support/fake-net';
 import { type RunningService, startService } from '../../server/test-support/service';
 import { type ExtensionSession, launchChromium, launchFirefox } from './harness';
-import { button, waitForText } from './support/dom';
+import { click, waitForText } from './support/dom';
 import { listDownloads, waitForNextDownload } from './support/downloads';
 import { storedBulkJobs, waitForBadge } from './support/extension-state';
 import { showTab, uploadInPopup } from './support/popup';
@@ -79,7 +79,7 @@ describe.each([
     await showTab(page, /files/i);
     await waitForText(page, new RegExp(`restart-${name}\\.csv`), 30_000);
     const before = listDownloads(session);
-    await (await button(page, `Download results of restart-${name}.csv`)).click();
+    await click(page, `Download results of restart-${name}.csv`);
     // The name the background asks for, not the service's Content-Disposition `-results.csv`.
     const { name: saved, text } = await waitForNextDownload(session, before);
     expect(saved).toBe(`restart-${name}-verified.csv`);

@@ -23,7 +23,7 @@ import {
 } from './fixtures/popup/popup-page';
 import { creditsOf, uploadElsewhere } from './fixtures/popup/service-helpers';
 import { type ExtensionSession, launchChromium } from './harness';
-import { button, choose, click, control, fill, waitForText } from './support/dom';
+import { choose, click, control, fill, waitForText } from './support/dom';
 import { listDownloads, waitForNextDownload } from './support/downloads';
 import { waitFor } from './support/process-guard';
 
@@ -189,7 +189,7 @@ describe('popup (Chromium, real service)', () => {
     await screenshotBothThemes(page, 'files-completed');
 
     const before = listDownloads(session);
-    await (await button(page, 'Download results of contacts.csv')).click();
+    await click(page, 'Download results of contacts.csv');
     // Saved under the name the background asks for, not the service's Content-Disposition name
     // (`contacts-results.csv`).
     const { name, text: csv } = await waitForNextDownload(session, before);

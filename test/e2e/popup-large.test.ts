@@ -18,7 +18,7 @@ import {
   waitForSelectorText,
 } from './fixtures/popup/popup-page';
 import { type ExtensionSession, launchChromium } from './harness';
-import { button, click } from './support/dom';
+import { click } from './support/dom';
 import { waitFor } from './support/process-guard';
 
 const ROWS = 50_000;
@@ -79,7 +79,7 @@ describe('popup with a 50,000-row CSV (Chromium, real service)', () => {
       480_000,
     );
     expect(row).toContain('0 deliverable, 50,000 undeliverable, 0 risky, 0 unknown');
-    await (await button(page, 'Download results of crm-export.csv')).click();
+    await click(page, 'Download results of crm-export.csv');
     const saved = await waitFor(
       () => readdirSync(session.downloadDir).find((f) => f.startsWith('crm-export-') && f.endsWith('.csv')),
       60_000,

@@ -5,7 +5,7 @@
  * would wrap them in a `__name` helper that does not exist in the page.
  */
 import type { ElementHandle, Page } from 'puppeteer-core';
-import { waitFor } from './process-guard';
+import { retryTransient, waitFor } from './process-guard';
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 
@@ -75,33 +75,40 @@ export async function button(
 }
 
 /** Replaces the value of a text field: cleared (with an input event), then typed key by key. */
-export async function fill(page: Page, label: string, value: string): Promise<void> {
-  const field = await control(page, label);
-  await field.evaluate((el) => {
-    el.focus();
-    el.value = '';
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-  });
-  if (value !== '') await field.type(value);
+export function fill(page: Page, label: string, value: string): Promise<void> {
+  return retryTransient(async () => {
+    const field = await control(page, label);
+    await field.evaluate((el) => {
+      el.focus();
+      el.value = '';
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    if (value !== '') await field.type(value);
+  }, `filling "${label}"`);
 }
 
 /** Picks an option of the select labelled `label` by its value or visible text. */
-export async function choose(page: Page, label: string, option: string): Promise<void> {
-  const field = await control(page, label);
-  const value = await field.evaluate((el, want) => {
-    if (!(el instanceof HTMLSelectElement)) throw new Error('not a <select>');
-    const match = Array.from(el.options).find((o) => o.value === want || o.text.trim() === want);
-    if (!match) throw new Error(`no option ${want} in ${Array.from(el.options, (o) => o.value).join(', ')}`);
-    return match.value;
-  }, option);
-  await field.select(value);
+export function choose(page: Page, label: string, option: string): Promise<void> {
+  return retryTransient(async () => {
+    const field = await control(page, label);
+    const value = await field.evaluate((el, want) => {
+      if (!(el instanceof HTMLSelectElement)) throw new Error('not a <select>');
+      const match = Array.from(el.options).find((o) => o.value === want || o.text.trim() === want);
+      if (!match)
+        throw new Error(`no option ${want} in ${Array.from(el.options, (o) => o.value).join(', ')}`);
+      return match.value;
+    }, option);
+    await field.select(value);
+  }, `choosing "${option}" in "${label}"`);
 }
 
 /** Clicks the button `text` once it is enabled. */
-export async function click(page: Page, text: string): Promise<void> {
-  const target = await button(page, text);
-  await waitFor(() => target.evaluate((b) => !b.disabled), 15_000, `the button "${text}" to be enabled`);
-  await target.click();
+export function click(page: Page, text: string): Promise<void> {
+  return retryTransient(async () => {
+    const target = await button(page, text);
+    await waitFor(() => target.evaluate((b) => !b.disabled), 15_000, `the button "${text}" to be enabled`);
+    await target.click();
+  }, `clicking "${text}"`);
 }
 
 /** The page's visible text, whitespace collapsed. */

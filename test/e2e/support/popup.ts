@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import type { ExtensionSession } from '../harness';
 import { click, control, fill } from './dom';
-import { waitFor } from './process-guard';
+import { retryTransient, waitFor } from './process-guard';
 
 export interface ShownVerdict {
   status: string;
@@ -88,7 +88,7 @@ export async function uploadInPopup(session: ExtensionSession, file: string): Pr
       15_000,
       'the CSV file input',
     );
-    await input.uploadFile(file);
+    await retryTransient(() => input.uploadFile(file), `choosing ${path.basename(file)}`);
     await click(page, 'Upload');
     const name = path.basename(file);
     await waitFor(

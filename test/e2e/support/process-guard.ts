@@ -74,3 +74,32 @@ export async function waitFor<T>(
   const detail = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
   throw new Error(`Timed out after ${ms} ms waiting for ${what}${detail}`);
 }
+
+/**
+ * Errors of the browser's automation layer, not of the page: Firefox's BiDi implementation now and
+ * then refuses to pass an element handle into a call ("Not allowed to define cross-origin object
+ * as property on [Object] or [Array] XrayWrapper", seen once in ~40 Firefox runs, never locally
+ * reproduced), and a page that is still settling can drop its execution context. Both are thrown
+ * before the sent function runs, so running the step again is safe.
+ */
+const TRANSIENT =
+  /XrayWrapper|cross-origin object|Execution context was destroyed|Cannot find context with specified id/;
+
+export function isTransientProtocolError(err: unknown): boolean {
+  return err instanceof Error && TRANSIENT.test(err.message);
+}
+
+/** Runs `step` again (finding its elements anew) when it fails with a transient protocol error. */
+export async function retryTransient<T>(step: () => Promise<T>, what: string, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (err) {
+      if (attempt >= attempts || !isTransientProtocolError(err)) throw err;
+      console.warn(
+        `retrying ${what} after a transient protocol error: ${(err as Error).message.split('\n')[0]}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    }
+  }
+}
