@@ -1,18 +1,11 @@
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERRORS, PATHS, RESULT_COLUMNS } from '../../lib/api/contract';
-import { Api, apiWithNewKey, balanceOf } from '../test-support/api';
+import { useService } from '../test-support/api';
 import { FAKE_DOMAINS as D } from '../test-support/fake-net';
-import { type RunningService, startService } from '../test-support/service';
 
-let service: RunningService;
-let api: Api;
-
-beforeAll(async () => {
-  service = await startService();
-  api = new Api(service.baseUrl, service.apiKey);
-});
-afterAll(() => service?.stop());
+const svc = useService();
+const { newKey, balance } = svc;
 
 const INVALID_BODY = { status: 400, body: { error: 400, message: ERRORS.invalidBody } };
 
@@ -29,7 +22,7 @@ describe('bad JSON bodies get 400 Invalid request body, never a 500', () => {
   ];
   for (const path of [PATHS.single, PATHS.singleStatus, PATHS.bulkStatus]) {
     it.each(raw)(`${path}: %s`, async (_name, body, type) => {
-      expect(await api.post(path, body, type)).toMatchObject(INVALID_BODY);
+      expect(await svc.api.post(path, body, type)).toMatchObject(INVALID_BODY);
     });
   }
 
@@ -43,34 +36,34 @@ describe('bad JSON bodies get 400 Invalid request body, never a 500', () => {
     [{ email: 'a@b.test', mode: 1 }],
     [{ email: `${'a'.repeat(2000)}@b.test` }],
   ])('/verify/single: wrong fields %j', async (body) => {
-    expect(await api.post(PATHS.single, body)).toMatchObject(INVALID_BODY);
+    expect(await svc.api.post(PATHS.single, body)).toMatchObject(INVALID_BODY);
   });
 
   it.each([[{}], [{ task_id: 1 }], [{ task_id: '' }], [{ task_id: { $ne: null } }]])(
     '/verify/single/status: wrong fields %j',
     async (body) => {
-      expect(await api.post(PATHS.singleStatus, body)).toMatchObject(INVALID_BODY);
+      expect(await svc.api.post(PATHS.singleStatus, body)).toMatchObject(INVALID_BODY);
     },
   );
 
   it.each([[{}], [{ file_id: 7 }], [{ file_id: ['x'] }]])(
     '/verify/bulk/status: wrong fields %j',
     async (body) => {
-      expect(await api.post(PATHS.bulkStatus, body)).toMatchObject(INVALID_BODY);
+      expect(await svc.api.post(PATHS.bulkStatus, body)).toMatchObject(INVALID_BODY);
     },
   );
 
   it('a body past the JSON size limit', async () => {
     const big = JSON.stringify({ email: 'a@b.test', pad: 'x'.repeat(200_000) });
-    expect(await api.post(PATHS.single, big)).toMatchObject(INVALID_BODY);
+    expect(await svc.api.post(PATHS.single, big)).toMatchObject(INVALID_BODY);
   });
 
   it('does not charge for rejected bodies', async () => {
-    const key = await apiWithNewKey(service, 5);
+    const key = await newKey(5);
     for (const [, body, type] of raw) await key.post(PATHS.single, body, type);
     await key.post(PATHS.single, { email: 42 });
     await key.upload('Name\nx\n');
-    expect(await balanceOf(service, key)).toBe(5);
+    expect(await balance(key)).toBe(5);
   });
 });
 
@@ -102,19 +95,19 @@ describe('broken multipart bodies get 400 Invalid request body', () => {
     ],
     ['not multipart at all', 'multipart/mixed; boundary=XYZ', 'garbage'],
   ])('%s', async (_name, type, body) => {
-    expect(await api.post(PATHS.bulk, body, type)).toMatchObject(INVALID_BODY);
+    expect(await svc.api.post(PATHS.bulk, body, type)).toMatchObject(INVALID_BODY);
   });
 });
 
 /** Uploads, waits for completion and returns the results CSV's rows (header first). */
 async function roundTrip(content: string | Uint8Array<ArrayBuffer>, fields: Record<string, string> = {}) {
-  const reply = await api.upload(content, fields);
+  const reply = await svc.api.upload(content, fields);
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   const id = reply.body.data.file_id;
-  const status = await api.waitForFile(id);
+  const status = await svc.api.waitForFile(id);
   expect(status.status).toBe('completed');
   const text = await (await fetch(status.download_url)).text();
-  const record = await api.fileRecord(id);
+  const record = await svc.api.fileRecord(id);
   return { rows: Papa.parse<string[]>(text, { skipEmptyLines: true }).data, record };
 }
 
@@ -123,7 +116,7 @@ const no = `nobody@${D.deliverable}`;
 
 describe('awkward CSV files get a correct result or a clear 400', () => {
   it('an empty file: 400 missing email column', async () => {
-    expect(await api.upload('')).toMatchObject({
+    expect(await svc.api.upload('')).toMatchObject({
       status: 400,
       body: { error: 400, message: ERRORS.missingEmailColumn },
     });
@@ -132,12 +125,12 @@ describe('awkward CSV files get a correct result or a clear 400', () => {
   it('binary bytes: 400 missing email column', async () => {
     const bytes = new Uint8Array(4096);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 256;
-    expect(await api.upload(bytes)).toMatchObject({
+    expect(await svc.api.upload(bytes)).toMatchObject({
       status: 400,
       body: { error: 400, message: ERRORS.missingEmailColumn },
     });
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
-    expect((await api.upload(png)).status).toBe(400);
+    expect((await svc.api.upload(png)).status).toBe(400);
   });
 
   it('a header-only file completes with no credits and a header-only result', async () => {

@@ -1,25 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, PATHS, RESULT_COLUMNS } from '../../lib/api/contract';
 import { signDownloadUrl } from '../signing';
-import { Api, apiWithNewKey, balanceOf } from '../test-support/api';
+import { type Api, useService } from '../test-support/api';
 import { FAKE_DOMAINS as D } from '../test-support/fake-net';
-import { type RunningService, startService } from '../test-support/service';
 
-let service: RunningService;
-let api: Api;
-
-beforeAll(async () => {
-  service = await startService();
-  api = new Api(service.baseUrl, service.apiKey);
-});
-afterAll(() => service?.stop());
-
-const newKey = (credits: number, extra: string[] = []) => apiWithNewKey(service, credits, extra);
-
-const balance = (key: Api) => balanceOf(service, key);
+const svc = useService();
+const { newKey, balance } = svc;
 
 async function download(url: string): Promise<{ status: number; type: string | null; text: string }> {
   const response = await fetch(url);
@@ -69,7 +58,7 @@ describe('a bulk file from upload to download', () => {
     expect(record?.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(record?.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(await balance(key)).toBe(20 - 5 + 1);
-    expect(existsSync(join(service.dataDir, 'uploads', `${fileId}.csv`))).toBe(false);
+    expect(existsSync(join(svc.service.dataDir, 'uploads', `${fileId}.csv`))).toBe(false);
   });
 
   it('serves a results CSV with every original column and the result columns, without a key', async () => {
@@ -77,7 +66,7 @@ describe('a bulk file from upload to download', () => {
     expect(status.body.message.description).toBe('File status fetched successfully');
     const url = status.body.data.download_url;
     expect(url).toMatch(
-      new RegExp(`^${service.baseUrl}/downloads/${fileId}\\.csv\\?expires=\\d+&signature=[\\w-]+$`),
+      new RegExp(`^${svc.service.baseUrl}/downloads/${fileId}\\.csv\\?expires=\\d+&signature=[\\w-]+$`),
     );
     const expires = Number(new URL(url).searchParams.get('expires'));
     expect(expires - Date.now() / 1000).toBeGreaterThan(3500);
@@ -115,14 +104,14 @@ describe('a bulk file from upload to download', () => {
       url.replace(`expires=${expires}`, `expires=${Number(expires) + 3600}`),
       url.replace(fileId, `${fileId.slice(0, -1)}${fileId.endsWith('0') ? '1' : '0'}`),
       url.replace(/&signature=.*$/, ''),
-      `${service.baseUrl}/downloads/${fileId}.csv`,
+      `${svc.service.baseUrl}/downloads/${fileId}.csv`,
     ];
     for (const bad of variants) expect((await download(bad)).status).toBe(403);
 
-    const secret = readFileSync(join(service.dataDir, 'signing-secret'), 'utf8').trim();
-    const expired = signDownloadUrl(service.baseUrl, secret, fileId, Date.now() - 3601_000);
+    const secret = readFileSync(join(svc.service.dataDir, 'signing-secret'), 'utf8').trim();
+    const expired = signDownloadUrl(svc.service.baseUrl, secret, fileId, Date.now() - 3601_000);
     expect((await download(expired)).status).toBe(403);
-    const valid = signDownloadUrl(service.baseUrl, secret, fileId, Date.now() - 3000_000);
+    const valid = signDownloadUrl(svc.service.baseUrl, secret, fileId, Date.now() - 3000_000);
     expect((await download(valid)).status).toBe(200);
   });
 
@@ -134,51 +123,57 @@ describe('a bulk file from upload to download', () => {
     });
     const list = await other.listFiles('page=1&pageSize=100');
     expect(list.body.data).toEqual({ files: [], totalCount: 0, page: 1, pageSize: 100 });
-    expect(await api.fileStatus('ffffffffffffffffffffffff')).toMatchObject({ status: 404 });
+    expect(await svc.api.fileStatus('ffffffffffffffffffffffff')).toMatchObject({ status: 404 });
   });
 });
 
 describe('bulk upload rules', () => {
   it('defaults fileName to the uploaded file name and mode to catch_all', async () => {
-    const reply = await api.upload(`Email\nx@${D.catchAll}\n`, {}, 'from-disk.csv');
-    const status = await api.waitForFile(reply.body.data.file_id);
+    const reply = await svc.api.upload(`Email\nx@${D.catchAll}\n`, {}, 'from-disk.csv');
+    const status = await svc.api.waitForFile(reply.body.data.file_id);
     expect(status.status).toBe('completed');
-    expect(await api.fileRecord(reply.body.data.file_id)).toMatchObject({
+    expect(await svc.api.fileRecord(reply.body.data.file_id)).toMatchObject({
       file_name: 'from-disk.csv',
       meta_data: { risky: 1 },
     });
   });
 
   it('honours non_catch_all', async () => {
-    const reply = await api.upload(`Email\nx@${D.catchAll}\n`, { mode: 'non_catch_all' });
-    await api.waitForFile(reply.body.data.file_id);
-    expect(await api.fileRecord(reply.body.data.file_id)).toMatchObject({ meta_data: { deliverable: 1 } });
+    const reply = await svc.api.upload(`Email\nx@${D.catchAll}\n`, { mode: 'non_catch_all' });
+    await svc.api.waitForFile(reply.body.data.file_id);
+    expect(await svc.api.fileRecord(reply.body.data.file_id)).toMatchObject({
+      meta_data: { deliverable: 1 },
+    });
   });
 
   it('finds the column by emailColumn, exactly first, then case-insensitively', async () => {
     const csv = `work email,Work Email,Email\nx@${D.rejecting},alice@${D.deliverable},x@${D.rejecting}\n`;
-    const exact = await api.upload(csv, { emailColumn: 'Work Email' });
-    await api.waitForFile(exact.body.data.file_id);
-    expect(await api.fileRecord(exact.body.data.file_id)).toMatchObject({ meta_data: { deliverable: 1 } });
-    const loose = await api.upload(`Name,EMAIL\nA,alice@${D.deliverable}\n`);
-    await api.waitForFile(loose.body.data.file_id);
-    expect(await api.fileRecord(loose.body.data.file_id)).toMatchObject({ meta_data: { deliverable: 1 } });
+    const exact = await svc.api.upload(csv, { emailColumn: 'Work Email' });
+    await svc.api.waitForFile(exact.body.data.file_id);
+    expect(await svc.api.fileRecord(exact.body.data.file_id)).toMatchObject({
+      meta_data: { deliverable: 1 },
+    });
+    const loose = await svc.api.upload(`Name,EMAIL\nA,alice@${D.deliverable}\n`);
+    await svc.api.waitForFile(loose.body.data.file_id);
+    expect(await svc.api.fileRecord(loose.body.data.file_id)).toMatchObject({
+      meta_data: { deliverable: 1 },
+    });
   });
 
   it('rejects a missing email column, an address as emailColumn and an unknown mode', async () => {
-    expect(await api.upload('Name,Mail\nA,a@b.test\n')).toMatchObject({
+    expect(await svc.api.upload('Name,Mail\nA,a@b.test\n')).toMatchObject({
       status: 400,
       body: { error: 400, message: ERRORS.missingEmailColumn },
     });
-    expect(await api.upload('Name,Contact\nA,a@b.test\n', { emailColumn: 'Email' })).toMatchObject({
+    expect(await svc.api.upload('Name,Contact\nA,a@b.test\n', { emailColumn: 'Email' })).toMatchObject({
       status: 400,
       body: { error: 400, message: ERRORS.missingEmailColumn },
     });
-    expect(await api.upload('Email\na@b.test\n', { emailColumn: 'a@b.test' })).toMatchObject({
+    expect(await svc.api.upload('Email\na@b.test\n', { emailColumn: 'a@b.test' })).toMatchObject({
       status: 400,
       body: { error: 400, message: ERRORS.invalidBody },
     });
-    expect(await api.upload('Email\na@b.test\n', { mode: 'thorough' })).toMatchObject({
+    expect(await svc.api.upload('Email\na@b.test\n', { mode: 'thorough' })).toMatchObject({
       status: 400,
       body: { error: 400, message: ERRORS.invalidBody },
     });
@@ -204,19 +199,19 @@ describe('bulk upload rules', () => {
   });
 
   it('needs a key and a multipart body with a file', async () => {
-    expect(await api.withKey(null).upload('Email\n')).toMatchObject({
+    expect(await svc.api.withKey(null).upload('Email\n')).toMatchObject({
       status: 401,
       body: { error: 401, message: ERRORS.invalidKey },
     });
-    expect(await api.post(PATHS.bulk, { file: 'Email\na@b.test' })).toMatchObject({
+    expect(await svc.api.post(PATHS.bulk, { file: 'Email\na@b.test' })).toMatchObject({
       status: 400,
       body: { error: 400, message: ERRORS.invalidBody },
     });
     const form = new FormData();
     form.append('fileName', 'x.csv');
-    const noFile = await fetch(service.baseUrl + PATHS.bulk, {
+    const noFile = await fetch(svc.service.baseUrl + PATHS.bulk, {
       method: 'POST',
-      headers: { 'x-api-key': service.apiKey },
+      headers: { 'x-api-key': svc.service.apiKey },
       body: form,
     });
     expect(noFile.status).toBe(400);
@@ -226,14 +221,14 @@ describe('bulk upload rules', () => {
   it('reports pending or processing while a file runs, with counts growing', async () => {
     const lines = ['Email'];
     for (let i = 0; i < 400; i++) lines.push(i % 20 === 0 ? `u${i}@${D.tarpit}` : `r${i}@${D.rejecting}`);
-    const reply = await api.upload(lines.join('\n'));
+    const reply = await svc.api.upload(lines.join('\n'));
     const id = reply.body.data.file_id;
     const seen = new Set<string>();
     const totals: number[] = [];
     for (;;) {
-      const status = (await api.fileStatus(id)).body.data;
+      const status = (await svc.api.fileStatus(id)).body.data;
       seen.add(status.status);
-      const record = await api.fileRecord(id);
+      const record = await svc.api.fileRecord(id);
       const m = record?.meta_data;
       if (m) totals.push(m.deliverable + m.undeliverable + m.unknown + m.risky);
       if (status.status === 'completed') break;

@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Envelope, ERRORS, PATHS, type SingleResult } from '../../lib/api/contract';
-import { Api, apiWithNewKey, balanceOf, waitFor } from '../test-support/api';
+import { useService, waitFor } from '../test-support/api';
 import { FAKE_DOMAINS as D } from '../test-support/fake-net';
-import { type RunningService, startService } from '../test-support/service';
 
-let service: RunningService;
-let api: Api;
-
-beforeAll(async () => {
-  service = await startService();
-  api = new Api(service.baseUrl, service.apiKey);
-});
-afterAll(() => service?.stop());
-
-const newKey = (credits: number, extra: string[] = []) => apiWithNewKey(service, credits, extra);
-
-const balance = (key: Api) => balanceOf(service, key);
+const svc = useService();
+const { newKey, balance } = svc;
 
 describe('every verdict through /verify/single', () => {
   const cases: [string, string | undefined, SingleResult['status'], SingleResult['reason']][] = [
@@ -41,7 +30,7 @@ describe('every verdict through /verify/single', () => {
   ];
 
   it.each(cases)('%s (%s) → %s / %s', async (email, mode, status, reason) => {
-    const result = await api.verifyNow(email, mode);
+    const result = await svc.api.verifyNow(email, mode);
     expect(result).toMatchObject({ processing_status: 'completed', status, reason });
     expect(result.mode).toBe(mode ?? 'catch_all');
     expect(result.credits_used).toBe(1);
@@ -49,7 +38,7 @@ describe('every verdict through /verify/single', () => {
   });
 
   it('returns every documented field of a completed result', async () => {
-    const result = await api.verifyNow(`Info@${D.freeProvider.toUpperCase()}`);
+    const result = await svc.api.verifyNow(`Info@${D.freeProvider.toUpperCase()}`);
     expect(Object.keys(result).sort()).toEqual(
       [
         'checks',
@@ -81,19 +70,19 @@ describe('every verdict through /verify/single', () => {
   });
 
   it('suggests a fix for a likely typo', async () => {
-    const result = await api.verifyNow('alice@gmial.com');
+    const result = await svc.api.verifyNow('alice@gmial.com');
     expect(result.suggestion).toBe('alice@gmail.com');
   });
 
   it('verifies an IDN address through punycode', async () => {
-    const result = await api.verifyNow(`alice@${D.unicode}`);
+    const result = await svc.api.verifyNow(`alice@${D.unicode}`);
     expect(result).toMatchObject({ status: 'deliverable', email: `alice@${D.unicodeAscii}` });
   });
 });
 
 describe('single tasks', () => {
   it('answers pending, then completed, with the contract texts', async () => {
-    const queued = await api.post<Envelope<{ task_id: string }>>(PATHS.single, {
+    const queued = await svc.api.post<Envelope<{ task_id: string }>>(PATHS.single, {
       email: `alice@${D.deliverable}`,
       mode: 'catch_all',
     });
@@ -103,7 +92,7 @@ describe('single tasks', () => {
       statusCode: 200,
       description: 'Email added to queue successfully',
     });
-    const status = await api.post<Envelope<SingleResult>>(PATHS.singleStatus, {
+    const status = await svc.api.post<Envelope<SingleResult>>(PATHS.singleStatus, {
       task_id: queued.body.data.task_id,
     });
     expect(status.status).toBe(200);
@@ -113,21 +102,23 @@ describe('single tasks', () => {
   });
 
   it('keeps a pending task pending until the probe finishes', async () => {
-    const queued = await api.post<Envelope<{ task_id: string }>>(PATHS.single, { email: `x@${D.tarpit}` });
-    const first = await api.post<Envelope<SingleResult>>(PATHS.singleStatus, {
+    const queued = await svc.api.post<Envelope<{ task_id: string }>>(PATHS.single, {
+      email: `x@${D.tarpit}`,
+    });
+    const first = await svc.api.post<Envelope<SingleResult>>(PATHS.singleStatus, {
       task_id: queued.body.data.task_id,
     });
     expect(first.body.data).toEqual({ task_id: queued.body.data.task_id, processing_status: 'pending' });
   });
 
   it('hides other keys’ tasks and unknown ids behind 404', async () => {
-    const queued = await api.post<Envelope<{ task_id: string }>>(PATHS.single, {
+    const queued = await svc.api.post<Envelope<{ task_id: string }>>(PATHS.single, {
       email: `alice@${D.deliverable}`,
     });
     const other = await newKey(5);
     const foreign = await other.post(PATHS.singleStatus, { task_id: queued.body.data.task_id });
     expect(foreign).toMatchObject({ status: 404, body: { error: 404, message: ERRORS.taskNotFound } });
-    const unknown = await api.post(PATHS.singleStatus, { task_id: 'ffffffffffffffffffffffff' });
+    const unknown = await svc.api.post(PATHS.singleStatus, { task_id: 'ffffffffffffffffffffffff' });
     expect(unknown).toMatchObject({ status: 404, body: { error: 404, message: ERRORS.taskNotFound } });
   });
 });

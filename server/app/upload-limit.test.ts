@@ -1,19 +1,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERRORS, MAX_UPLOAD_BYTES } from '../../lib/api/contract';
-import { Api } from '../test-support/api';
+import { useService } from '../test-support/api';
 import { FAKE_DOMAINS as D } from '../test-support/fake-net';
-import { type RunningService, startService } from '../test-support/service';
 
-let service: RunningService;
-let api: Api;
-
-beforeAll(async () => {
-  service = await startService();
-  api = new Api(service.baseUrl, service.apiKey);
-});
-afterAll(() => service?.stop());
+const svc = useService();
 
 /** kB figure of a /proc/<pid>/status line (VmRSS, VmHWM). */
 function procKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
@@ -31,8 +23,8 @@ function csvOfSize(size: number): Blob {
 
 describe('the 25MB upload limit', () => {
   it('refuses 25MB + 1 byte with 413, and what is sent does not stay in or grow the process', async () => {
-    const { pid } = service;
-    const uploadsBefore = readdirSync(join(service.dataDir, 'uploads')).length;
+    const { pid } = svc.service;
+    const uploadsBefore = readdirSync(join(svc.service.dataDir, 'uploads')).length;
     // The first large body after start-up leaves the process's allocator with ~20MB of socket
     // read buffers awaiting V8's next collection; that happens once. Warm up with refused
     // uploads, then measure the peak (VmHWM, reset through clear_refs) of further ones: a
@@ -40,7 +32,7 @@ describe('the 25MB upload limit', () => {
     // Each size is warmed up, since a larger body churns more socket buffers the first time.
     const sizes = [MAX_UPLOAD_BYTES + 1, 3 * MAX_UPLOAD_BYTES];
     for (const size of sizes) {
-      for (let i = 0; i < 2; i++) expect((await api.upload(csvOfSize(size))).status).toBe(413);
+      for (let i = 0; i < 2; i++) expect((await svc.api.upload(csvOfSize(size))).status).toBe(413);
     }
     // Garbage collection runs when it likes, so one refusal may show a few MB of transient
     // buffers; the least of three is what the refusal itself keeps. A service that buffered the
@@ -50,7 +42,7 @@ describe('the 25MB upload limit', () => {
       for (let attempt = 0; attempt < 3; attempt++) {
         const rssBefore = procKb(pid, 'VmRSS');
         writeFileSync(`/proc/${pid}/clear_refs`, '5');
-        const reply = await api.upload(csvOfSize(size));
+        const reply = await svc.api.upload(csvOfSize(size));
         expect(reply).toMatchObject({ status: 413, body: { error: 413, message: ERRORS.tooLarge } });
         growths.push((procKb(pid, 'VmHWM') - rssBefore) / 1024);
       }
@@ -60,14 +52,14 @@ describe('the 25MB upload limit', () => {
       );
       expect(growthMb).toBeLessThan(8);
     }
-    expect(readdirSync(join(service.dataDir, 'uploads'))).toHaveLength(uploadsBefore);
+    expect(readdirSync(join(svc.service.dataDir, 'uploads'))).toHaveLength(uploadsBefore);
   });
 
   it('accepts a file of exactly 25MB', async () => {
-    const reply = await api.upload(csvOfSize(MAX_UPLOAD_BYTES));
+    const reply = await svc.api.upload(csvOfSize(MAX_UPLOAD_BYTES));
     expect(reply.status).toBe(200);
-    const status = await api.waitForFile(reply.body.data.file_id);
+    const status = await svc.api.waitForFile(reply.body.data.file_id);
     expect(status.status).toBe('completed');
-    expect(await api.fileRecord(reply.body.data.file_id)).toMatchObject({ options: { credit_usage: 1 } });
+    expect(await svc.api.fileRecord(reply.body.data.file_id)).toMatchObject({ options: { credit_usage: 1 } });
   });
 });

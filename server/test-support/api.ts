@@ -1,6 +1,7 @@
 /**
  * A small HTTP client for the service's tests: real fetch over loopback, no mocks.
  */
+import { afterAll, beforeAll } from 'vitest';
 import {
   API_KEY_HEADER,
   type Envelope,
@@ -8,6 +9,7 @@ import {
   type ServerFileRecord,
   type SingleResult,
 } from '../../lib/api/contract';
+import { type RunningService, type StartServiceOptions, startService } from './service';
 
 export interface Reply<T = unknown> {
   status: number;
@@ -161,4 +163,39 @@ export async function balanceOf(service: ServiceLike, api: Api): Promise<number>
   const match = /credits=(\d+)/.exec(line ?? '');
   if (!match) throw new Error('key not listed');
   return Number(match[1]);
+}
+
+/** The suite's service, from `useService()`: `service` and `api` are there once `beforeAll` has run. */
+export interface ServiceSuite {
+  readonly service: RunningService;
+  /** A client with the service's test key (1,000,000 credits). */
+  readonly api: Api;
+  /** A client for a new key with `credits` (and extra `create-key` arguments, e.g. `--expires`). */
+  newKey: (credits: number, extra?: string[]) => Promise<Api>;
+  /** A key's balance, read through `list-keys`. */
+  balance: (key: Api) => Promise<number>;
+}
+
+/** Starts the real service before the suite's tests (`beforeAll`) and stops it after them (`afterAll`). */
+export function useService(options?: StartServiceOptions): ServiceSuite {
+  let started: { service: RunningService; api: Api } | undefined;
+  const get = () => {
+    if (!started) throw new Error('the service is not started yet: use it inside tests or hooks');
+    return started;
+  };
+  beforeAll(async () => {
+    const service = await startService(options);
+    started = { service, api: new Api(service.baseUrl, service.apiKey) };
+  });
+  afterAll(() => started?.service.stop());
+  return {
+    get service() {
+      return get().service;
+    },
+    get api() {
+      return get().api;
+    },
+    newKey: (credits, extra = []) => apiWithNewKey(get().service, credits, extra),
+    balance: (key) => balanceOf(get().service, key),
+  };
 }

@@ -4,31 +4,18 @@
  */
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeNet, startFakeNet } from '../../server/test-support/fake-net';
-import { type RunningService, startService } from '../../server/test-support/service';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chooseCsv, FIXTURES, openPopup, selectTab, waitForSelectorText } from './fixtures/popup/popup-page';
-import { type ExtensionSession, launchFirefox } from './harness';
+import { launchFirefox } from './harness';
 import { button, click, control, fill } from './support/dom';
+import { useExtension } from './support/extension-suite';
 import { waitFor } from './support/process-guard';
 
-let net: FakeNet;
-let service: RunningService;
-let session: ExtensionSession;
+const e2e = useExtension({ launch: launchFirefox });
 let page: Page;
 
 beforeAll(async () => {
-  net = await startFakeNet();
-  service = await startService({ fakeNet: net });
-  session = await launchFirefox();
-  await session.configure(service.baseUrl, service.apiKey);
-  page = await openPopup(session);
-});
-
-afterAll(async () => {
-  await session?.close();
-  await service?.stop();
-  await net?.stop();
+  page = await openPopup(e2e.session);
 });
 
 describe('popup (Firefox smoke)', () => {

@@ -6,10 +6,8 @@
 import path from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RESULT_COLUMNS } from '../../lib/api/contract';
-import { type FakeNet, startFakeNet } from '../../server/test-support/fake-net';
-import { type RunningService, startService } from '../../server/test-support/service';
 import {
   chooseCsv,
   FIXTURES,
@@ -22,28 +20,17 @@ import {
   waitForSelectorText,
 } from './fixtures/popup/popup-page';
 import { creditsOf, uploadElsewhere } from './fixtures/popup/service-helpers';
-import { type ExtensionSession, launchChromium } from './harness';
+import { launchChromium } from './harness';
 import { choose, click, control, fill, waitForText } from './support/dom';
 import { listDownloads, waitForNextDownload } from './support/downloads';
+import { useExtension } from './support/extension-suite';
 import { waitFor } from './support/process-guard';
 
-let net: FakeNet;
-let service: RunningService;
-let session: ExtensionSession;
+const e2e = useExtension({ launch: launchChromium });
 let page: Page;
 
 beforeAll(async () => {
-  net = await startFakeNet();
-  service = await startService({ fakeNet: net });
-  session = await launchChromium();
-  await session.configure(service.baseUrl, service.apiKey);
-  page = await openPopup(session);
-});
-
-afterAll(async () => {
-  await session?.close();
-  await service?.stop();
-  await net?.stop();
+  page = await openPopup(e2e.session);
 });
 
 function verdict(p: Page): Promise<{ status: string; text: string } | undefined> {
@@ -86,20 +73,20 @@ describe('popup (Chromium, real service)', () => {
   });
 
   it('shows a cached verdict with its age without spending a credit', async () => {
-    const before = await creditsOf(service, 'test');
+    const before = await creditsOf(e2e.service, 'test');
     await verify(page, 'alice@deliverable.test', 'deliverable');
     await waitForSelectorText(page, '[data-testid=verdict-source]', /From the cache, verified just now/);
-    expect(await creditsOf(service, 'test')).toBe(before);
+    expect(await creditsOf(e2e.service, 'test')).toBe(before);
     expect(await textOf(page, '[data-testid=recent-lookups]')).toContain('alice@deliverable.test');
     await screenshotBothThemes(page, 'verify-cached');
   });
 
   it('decides bad syntax locally: invalid, no call, no credit', async () => {
-    const before = await creditsOf(service, 'test');
+    const before = await creditsOf(e2e.service, 'test');
     const text = await verify(page, 'alice@@deliverable', 'invalid');
     expect(text).toContain('Invalid');
     expect(await textOf(page, '[data-testid=verdict-source]')).toMatch(/Checked on this device/);
-    expect(await creditsOf(service, 'test')).toBe(before);
+    expect(await creditsOf(e2e.service, 'test')).toBe(before);
     await screenshotBothThemes(page, 'verify-invalid');
   });
 
@@ -121,7 +108,7 @@ describe('popup (Chromium, real service)', () => {
   });
 
   it('is usable by keyboard alone, with visible focus', async () => {
-    const kb = await openPopup(session);
+    const kb = await openPopup(e2e.session);
     try {
       // Tab past the header's controls to the tab list: one stop, on the selected tab.
       const stops: string[] = [];
@@ -158,7 +145,7 @@ describe('popup (Chromium, real service)', () => {
   });
 
   it('uploads a CSV with the popup closed right after "Upload", then downloads the results', async () => {
-    const up = await openPopup(session);
+    const up = await openPopup(e2e.session);
     await selectTab(up, 'CSV upload');
     await chooseCsv(up, path.join(FIXTURES, 'contacts.csv'));
     await waitForSelectorText(up, '[data-testid=credits]', /takes: 7 /);
@@ -167,7 +154,7 @@ describe('popup (Chromium, real service)', () => {
     await waitForSelectorText(up, '[data-testid=live-status]', /You can close this popup/, 10_000);
     await up.close();
 
-    page = await openPopup(session);
+    page = await openPopup(e2e.session);
     await selectTab(page, 'CSV upload');
     await waitForSelectorText(page, '[data-testid=jobs]', /contacts\.csv/);
     await screenshotBothThemes(page, 'upload-progress');
@@ -188,11 +175,11 @@ describe('popup (Chromium, real service)', () => {
     expect(row).toContain('Credits: 7 used, 0 refunded');
     await screenshotBothThemes(page, 'files-completed');
 
-    const before = listDownloads(session);
+    const before = listDownloads(e2e.session);
     await click(page, 'Download results of contacts.csv');
     // Saved under the name the background asks for, not the service's Content-Disposition name
     // (`contacts-results.csv`).
-    const { name, text: csv } = await waitForNextDownload(session, before);
+    const { name, text: csv } = await waitForNextDownload(e2e.session, before);
     expect(name).toBe('contacts-verified.csv');
     const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), {
       header: true,
@@ -208,7 +195,7 @@ describe('popup (Chromium, real service)', () => {
 
   it('lists files from elsewhere, a page at a time, and searches them', async () => {
     for (let i = 1; i <= 6; i++) {
-      await uploadElsewhere(service, `elsewhere-${i}.csv`, `Email\nalice@deliverable.test\n`);
+      await uploadElsewhere(e2e.service, `elsewhere-${i}.csv`, `Email\nalice@deliverable.test\n`);
     }
     await selectTab(page, 'Files');
     await waitForSelectorText(page, '[data-testid=page-range]', /^1–5 of 7$/);
@@ -232,12 +219,12 @@ describe('popup (Chromium, real service)', () => {
   });
 
   it('preselects the default mode from the settings', async () => {
-    const options = await session.openExtensionPage('options.html');
+    const options = await e2e.session.openExtensionPage('options.html');
     await choose(options, 'Default mode', 'non_catch_all');
     await click(options, 'Save');
     await waitForText(options, /Saved/);
     await options.close();
-    const popup = await openPopup(session);
+    const popup = await openPopup(e2e.session);
     await selectTab(popup, 'CSV upload');
     await chooseCsv(popup, path.join(FIXTURES, 'bom.csv'));
     await waitForSelectorText(popup, '[data-testid=credits]', /takes: 2 /);

@@ -8,8 +8,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeNet, startFakeNet } from '../../server/test-support/fake-net';
-import { type RunningService, startService } from '../../server/test-support/service';
 import {
   chooseCsv,
   openPopup,
@@ -17,28 +15,20 @@ import {
   selectTab,
   waitForSelectorText,
 } from './fixtures/popup/popup-page';
-import { type ExtensionSession, launchChromium } from './harness';
+import { launchChromium } from './harness';
 import { click } from './support/dom';
+import { useExtension } from './support/extension-suite';
 import { waitFor } from './support/process-guard';
 
 const ROWS = 50_000;
-let net: FakeNet;
-let service: RunningService;
-let session: ExtensionSession;
+const e2e = useExtension({ launch: launchChromium });
 let temp: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   temp = mkdtempSync(path.join(tmpdir(), 'verimark-popup-large-'));
-  net = await startFakeNet();
-  service = await startService({ fakeNet: net });
-  session = await launchChromium();
-  await session.configure(service.baseUrl, service.apiKey);
 });
 
-afterAll(async () => {
-  await session?.close();
-  await service?.stop();
-  await net?.stop();
+afterAll(() => {
   rmSync(temp, { recursive: true, force: true });
 });
 
@@ -53,7 +43,7 @@ describe('popup with a 50,000-row CSV (Chromium, real service)', () => {
     const file = path.join(temp, 'crm-export.csv');
     writeFileSync(file, `${lines.join('\n')}\n`);
 
-    const up = await openPopup(session);
+    const up = await openPopup(e2e.session);
     await selectTab(up, 'CSV upload');
     await chooseCsv(up, file);
     await waitForSelectorText(
@@ -66,7 +56,7 @@ describe('popup with a 50,000-row CSV (Chromium, real service)', () => {
     await waitForSelectorText(up, '[data-testid=live-status]', /You can close this popup/, 30_000);
     await up.close();
 
-    const page = await openPopup(session);
+    const page = await openPopup(e2e.session);
     await selectTab(page, 'Files');
     // The service works through 50,000 rows (about 80 s on a loaded 2-core machine); the row
     // shows the percent from its counts meanwhile.
@@ -81,14 +71,15 @@ describe('popup with a 50,000-row CSV (Chromium, real service)', () => {
     expect(row).toContain('0 deliverable, 50,000 undeliverable, 0 risky, 0 unknown');
     await click(page, 'Download results of crm-export.csv');
     const saved = await waitFor(
-      () => readdirSync(session.downloadDir).find((f) => f.startsWith('crm-export-') && f.endsWith('.csv')),
+      () =>
+        readdirSync(e2e.session.downloadDir).find((f) => f.startsWith('crm-export-') && f.endsWith('.csv')),
       60_000,
       'the results in the download folder',
     );
     const parsed = await waitFor(
       () => {
         const result = Papa.parse<Record<string, string>>(
-          readFileSync(path.join(session.downloadDir, saved), 'utf8'),
+          readFileSync(path.join(e2e.session.downloadDir, saved), 'utf8'),
           {
             header: true,
             skipEmptyLines: true,

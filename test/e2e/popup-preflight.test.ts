@@ -20,23 +20,22 @@ import {
   textOf,
   waitForSelectorText,
 } from './fixtures/popup/popup-page';
-import { type ExtensionSession, launchChromium } from './harness';
+import { launchChromium } from './harness';
 import { control } from './support/dom';
+import { useExtension } from './support/extension-suite';
 import { waitFor } from './support/process-guard';
 
-let session: ExtensionSession;
+const e2e = useExtension({ launch: launchChromium, service: false });
 let page: Page;
 let temp: string;
 
 beforeAll(async () => {
   temp = mkdtempSync(path.join(tmpdir(), 'verimark-popup-'));
-  session = await launchChromium();
-  page = await openPopup(session);
+  page = await openPopup(e2e.session);
   await selectTab(page, 'CSV upload');
 });
 
-afterAll(async () => {
-  await session?.close();
+afterAll(() => {
   rmSync(temp, { recursive: true, force: true });
 });
 
