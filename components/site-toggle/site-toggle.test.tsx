@@ -23,6 +23,16 @@ vi.mock('./enable-site', () => ({
 const { SiteToggle } = await import('./site-toggle');
 
 const flush = () => act(async () => new Promise((r) => setTimeout(r, 10)));
+/** Waits (on a busy machine too) until `check` passes, letting Preact render in between. */
+const until = (check: () => void) =>
+  vi.waitFor(
+    async () => {
+      await flush();
+      check();
+    },
+    { timeout: 10_000 },
+  );
+const buttonTexts = () => [...document.querySelectorAll('button')].map((b) => b.textContent);
 
 describe('SiteToggle', () => {
   beforeEach(() => {
@@ -38,27 +48,26 @@ describe('SiteToggle', () => {
 
   it('offers "Enable on this site" and a one-shot "Check this page" for the active tab', async () => {
     render(<SiteToggle />, document.body.appendChild(document.createElement('div')));
-    await flush();
-    const buttons = [...document.querySelectorAll('button')].map((b) => b.textContent);
-    expect(buttons).toEqual(['Enable on this site', 'Check this page']);
+    await until(() => expect(buttonTexts()).toEqual(['Enable on this site', 'Check this page']));
     await act(() => (document.querySelectorAll('button')[1] as HTMLButtonElement).click());
-    await flush();
-    expect(sent.at(-1)).toEqual({ type: 'checkThisPage', data: { tabId: 7 } });
-    expect(document.querySelector('[role="status"]')?.textContent).toBe(
-      'Checking the addresses on this page.',
+    await until(() =>
+      expect(document.querySelector('[role="status"]')?.textContent).toBe(
+        'Checking the addresses on this page.',
+      ),
     );
+    expect(sent.at(-1)).toEqual({ type: 'checkThisPage', data: { tabId: 7 } });
   });
 
   it('shows marking as on when a parent domain is enabled, and turns that site off', async () => {
     enabledSites = ['other.test', 'example.com'];
     render(<SiteToggle />, document.body.appendChild(document.createElement('div')));
-    await flush();
+    await until(() => expect(buttonTexts()[0]).toBe('Disable on this site'));
     const toggle = document.querySelectorAll('button')[0] as HTMLButtonElement;
-    expect(toggle.textContent).toBe('Disable on this site');
     await act(() => toggle.click());
-    await flush();
+    await until(() =>
+      expect(document.querySelector('[role="status"]')?.textContent).toBe('Marking is off on example.com.'),
+    );
     expect(disabled).toEqual(['example.com']);
-    expect(document.querySelector('[role="status"]')?.textContent).toBe('Marking is off on example.com.');
     expect(toggle.textContent).toBe('Enable on this site');
   });
 });

@@ -1,13 +1,13 @@
 /**
- * Bulk uploads: the popup stores the CSV in IndexedDB and asks for an upload; the background
- * reads it and sends it, so closing the popup loses nothing. The upload spends credits and is
+ * Bulk uploads: the popup stages the CSV in IndexedDB when it is chosen and asks for an upload;
+ * the background reads it and sends it, so closing the popup loses nothing. The upload spends credits and is
  * never repeated: one interrupted by a worker stop is marked failed, not re-sent.
  */
 import { browser } from 'wxt/browser';
 import type { Mode } from '../api/contract';
 import { ApiError } from '../api/errors';
 import type { BulkJobView } from '../messages';
-import { deleteUploadBlob, takeUploadBlob } from '../storage/upload-blobs';
+import { deleteUploadBlob, isUploadKey, sweepUploadBlobs, takeUploadBlob } from '../storage/upload-blobs';
 import { updateBadge } from './badge';
 import { msg } from './i18n';
 import { addJob, type BulkJob, getJobs, toBulkView, updateBulkJob } from './jobs';
@@ -71,6 +71,7 @@ async function upload(job: BulkJob): Promise<void> {
 export async function startBulkUpload(
   request: UploadRequest,
 ): Promise<{ view: BulkJobView; done: Promise<void> }> {
+  if (!isUploadKey(request.blobKey)) throw new ApiError('bad_request', 'Not a staged upload');
   const now = Date.now();
   const job: BulkJob = {
     kind: 'bulk',
@@ -107,4 +108,12 @@ export async function failInterruptedUploads(): Promise<void> {
     await finishBulkJob(job.id, { phase: 'failed', error: text, errorKind: 'network' });
     await deleteUploadBlob(job.blobKey);
   }
+}
+
+/** Deletes files staged in the popup but never uploaded (it closed before "Upload"). */
+export async function sweepAbandonedUploads(now = Date.now()): Promise<number> {
+  const inUse = new Set<string>();
+  for (const job of await getJobs())
+    if (job.kind === 'bulk' && job.phase === 'uploading') inUse.add(job.blobKey);
+  return sweepUploadBlobs(inUse, now);
 }

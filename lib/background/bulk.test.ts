@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { PATHS } from '../api/contract';
-import { putUploadBlob, takeUploadBlob } from '../storage/upload-blobs';
+import { newUploadKey, putUploadBlob, stageUpload, takeUploadBlob } from '../storage/upload-blobs';
 import { pollBulkJobs } from './bulk-poll';
-import { failInterruptedUploads, startBulkUpload } from './bulk-upload';
+import { failInterruptedUploads, startBulkUpload, sweepAbandonedUploads } from './bulk-upload';
 import { downloadResults, resultFileName } from './downloads';
 import { addJob, type BulkJob, getJobs } from './jobs';
 import { ensurePollAlarm, onPopupHeartbeat, POLL_ALARM } from './scheduler';
@@ -15,10 +15,12 @@ const bulkJobs = async () => (await getJobs()).filter((job): job is BulkJob => j
 const notifications = async () =>
   Object.values(await fakeBrowser.notifications.getAll()) as { title: string; message: string }[];
 
+let lastKey = '';
+
 async function uploaded(): Promise<BulkJob> {
-  await putUploadBlob('blob-1', new Blob(['Name,E-mail\nAnn,ann@example.com\n'], { type: 'text/csv' }));
+  lastKey = await stageUpload(new Blob(['Name,E-mail\nAnn,ann@example.com\n'], { type: 'text/csv' }));
   const { view, done } = await startBulkUpload({
-    blobKey: 'blob-1',
+    blobKey: lastKey,
     fileName: 'leads.csv',
     emailColumn: 'E-mail',
     mode: 'non_catch_all',
@@ -42,7 +44,7 @@ describe('startBulkUpload', () => {
     const file = form?.get('file');
     expect(file instanceof Blob ? await file.text() : null).toBe('Name,E-mail\nAnn,ann@example.com\n');
     expect(job).toMatchObject({ fileId: 'file-1', phase: 'queued', error: null });
-    expect(await takeUploadBlob('blob-1')).toBeUndefined();
+    expect(await takeUploadBlob(lastKey)).toBeUndefined();
     expect(await fakeBrowser.alarms.get(POLL_ALARM)).toMatchObject({ periodInMinutes: 0.5 });
     expect(await fakeBrowser.action.getBadgeText({})).toBe('1');
   });
@@ -64,7 +66,7 @@ describe('startBulkUpload', () => {
 
   it('fails an upload whose Blob is missing without calling the service', async () => {
     const { done } = await startBulkUpload({
-      blobKey: 'nothing',
+      blobKey: newUploadKey(),
       fileName: 'x.csv',
       emailColumn: '',
       mode: 'catch_all',
@@ -72,6 +74,45 @@ describe('startBulkUpload', () => {
     await done;
     expect((await bulkJobs())[0]?.phase).toBe('failed');
     expect(env.server.requests).toHaveLength(0);
+  });
+
+  it('refuses a key that names no staged upload without recording a job', async () => {
+    for (const blobKey of ['blob-1', 'secrets', 'upload:', `upload:zz:${'x'.repeat(36)}`]) {
+      await expect(
+        startBulkUpload({ blobKey, fileName: 'x.csv', emailColumn: '', mode: 'catch_all' }),
+      ).rejects.toThrow(/staged upload/);
+    }
+    expect(await bulkJobs()).toEqual([]);
+  });
+
+  it('sweeps files chosen but never uploaded once they are old, and keeps those a job still needs', async () => {
+    const now = Date.now();
+    const hour = 60 * 60 * 1000;
+    const abandoned = await stageUpload(new Blob(['a']), now - 7 * hour);
+    const recent = await stageUpload(new Blob(['b']), now - hour);
+    const needed = newUploadKey(now - 9 * hour);
+    await putUploadBlob(needed, new Blob(['c']));
+    await putUploadBlob('legacy-key', new Blob(['d']));
+    await addJob({
+      kind: 'bulk',
+      id: 'b-up',
+      fileId: null,
+      fileName: 'up.csv',
+      phase: 'uploading',
+      progress: null,
+      error: null,
+      createdAt: now,
+      blobKey: needed,
+      emailColumn: 'Email',
+      mode: 'catch_all',
+      notified: false,
+      updatedAt: now,
+    });
+    expect(await sweepAbandonedUploads(now)).toBe(2);
+    expect(await takeUploadBlob(abandoned)).toBeUndefined();
+    expect(await takeUploadBlob('legacy-key')).toBeUndefined();
+    expect(await takeUploadBlob(recent)).toBeInstanceOf(Blob);
+    expect(await takeUploadBlob(needed)).toBeInstanceOf(Blob);
   });
 
   it('marks uploads interrupted by a worker stop as failed instead of re-sending them', async () => {
@@ -191,9 +232,8 @@ describe('pollBulkJobs', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       await uploaded();
-      await putUploadBlob('blob-2', new Blob(['Email\nb@example.com\n']));
       const second = await startBulkUpload({
-        blobKey: 'blob-2',
+        blobKey: await stageUpload(new Blob(['Email\nb@example.com\n'])),
         fileName: 'leads.csv',
         emailColumn: '',
         mode: 'catch_all',

@@ -8,7 +8,7 @@ type Store = ReturnType<typeof createStore>;
 const stores = new Map<string, Store>();
 
 /** One database per concern, created lazily. */
-export function idbStore(name: 'secrets' | 'verdicts' | 'jobs'): Store {
+export function idbStore(name: 'secrets' | 'verdicts' | 'jobs' | 'uploads'): Store {
   let store = stores.get(name);
   if (!store) {
     store = createStore(`verimark-${name}`, name);

@@ -1,13 +1,16 @@
 /**
  * Choose a CSV, preflight it in a worker, confirm the column and mode, then hand it to the
- * background: the file is stored in IndexedDB and uploaded from there, so the popup may close.
+ * background. The file is staged in IndexedDB while the preflight runs, so "Upload" only sends a
+ * message naming it and the background uploads from there: the popup may close at any moment
+ * after the click. A file dropped in favour of another is deleted; one left when the popup
+ * closes is swept by the background later.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { DEFAULT_MODE, type Mode } from '@/lib/api/contract';
 import type { PreflightError, PreflightSummary } from '@/lib/csv/preflight';
 import { runPreflight } from '@/lib/csv/run-preflight';
 import { sendMessage } from '@/lib/messages';
-import { putUploadBlob } from '@/lib/storage/upload-blobs';
+import { deleteUploadBlob, stageUpload } from '@/lib/storage/upload-blobs';
 import { useApi } from '../api-status';
 import { t } from '../i18n';
 import { useAnnounce } from '../live-status';
@@ -32,6 +35,14 @@ export function UploadPanel() {
   const [busy, setBusy] = useState(false);
   const [jobsVersion, setJobsVersion] = useState(0);
   const chosen = useRef<File | null>(null);
+  /** The chosen file's staging in IndexedDB (its key), until the background takes it. */
+  const staged = useRef<{ file: File; key: Promise<string> } | null>(null);
+
+  const dropStaged = () => {
+    const previous = staged.current;
+    staged.current = null;
+    previous?.key.then(deleteUploadBlob).catch(() => undefined);
+  };
 
   useEffect(() => {
     void call(() => sendMessage('getSettings'), 'local').then((settings) => {
@@ -41,6 +52,10 @@ export function UploadPanel() {
 
   const onFile = async (file: File) => {
     chosen.current = file;
+    dropStaged();
+    const key = stageUpload(file);
+    key.catch(() => undefined); // reported when "Upload" awaits it
+    staged.current = { file, key };
     setStage({ kind: 'checking', file });
     announce(t('popup_preflight_checking', file.name));
     let result: Awaited<ReturnType<typeof runPreflight>> | { ok: false; error: 'failed' };
@@ -52,6 +67,7 @@ export function UploadPanel() {
     // Another file was chosen while this one was checked.
     if (chosen.current !== file) return;
     if (!result.ok) {
+      dropStaged();
       setStage({ kind: 'refused', file, error: result.error });
       announce(preflightErrorText(result.error));
       return;
@@ -66,15 +82,23 @@ export function UploadPanel() {
     const emailColumn = stage.summary.headers[choices.column];
     if (emailColumn === undefined) return;
     setBusy(true);
-    const blobKey = `upload:${crypto.randomUUID()}`;
     const job = await call(async () => {
-      await putUploadBlob(blobKey, stage.file);
-      return sendMessage('startBulkUpload', {
+      // Staged while the preflight ran; staged again if that failed (e.g. storage was full then).
+      if (staged.current?.file !== stage.file)
+        staged.current = { file: stage.file, key: stageUpload(stage.file) };
+      const blobKey = await staged.current.key.catch(() => {
+        staged.current = { file: stage.file, key: stageUpload(stage.file) };
+        return staged.current.key;
+      });
+      const started = await sendMessage('startBulkUpload', {
         blobKey,
         fileName: choices.fileName.trim() || stage.file.name,
         emailColumn,
         mode: choices.mode,
       });
+      // The background owns the file now (it deletes it after the upload).
+      staged.current = null;
+      return started;
     }, 'upload');
     setBusy(false);
     if (!job) return;
