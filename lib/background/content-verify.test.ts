@@ -1,4 +1,4 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PATHS } from '../api/contract';
 import { fromMessageError } from '../api/errors';
 import { updateSettings } from '../storage/settings';
@@ -61,10 +61,24 @@ describe('verifyEmail from a content script', () => {
 });
 
 describe('takeSpend', () => {
-  it('frees a tab again once its oldest spend leaves the window', () => {
-    takeSpend(5, 2, 0);
-    takeSpend(5, 2, 1_000);
-    expect(() => takeSpend(5, 2, 2_000)).toThrow(/Too many/);
-    expect(() => takeSpend(5, 2, SPEND_WINDOW_MS)).not.toThrow();
+  it('frees a tab again once its oldest spend leaves the window', async () => {
+    await takeSpend(5, 2, 0);
+    await takeSpend(5, 2, 1_000);
+    await expect(takeSpend(5, 2, 2_000)).rejects.toThrow(/Too many/);
+    await expect(takeSpend(5, 2, SPEND_WINDOW_MS)).resolves.toBeUndefined();
+  });
+
+  it('never lets parallel requests of one tab past the limit', async () => {
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => takeSpend(6, 3, 1_000)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
+  });
+
+  it('keeps counting after the worker restarts (a fresh module, the same session storage)', async () => {
+    await takeSpend(7, 2, 1_000);
+    await takeSpend(7, 2, 2_000);
+    vi.resetModules();
+    const restarted = await import('./content-verify');
+    await expect(restarted.takeSpend(7, 2, 3_000)).rejects.toThrow(/Too many/);
+    await expect(restarted.takeSpend(8, 2, 3_000)).resolves.toBeUndefined();
   });
 });

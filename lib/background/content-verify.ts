@@ -4,6 +4,7 @@
  * get the default mode, always the cache first (no `force`), and at most a limited number of
  * credit-spending calls per tab in a rolling window; past it they get `rate_limited`.
  */
+import { storage } from 'wxt/utils/storage';
 import { ApiError } from '../api/errors';
 import type { VerdictView } from '../messages';
 import { getSettings } from '../storage/settings';
@@ -14,24 +15,39 @@ export const SPEND_WINDOW_MS = 10 * 60_000;
 /** Spends per tab and window on top of the automatic budget (addresses the user asks for). */
 export const EXPLICIT_ALLOWANCE = 25;
 
-/** When each tab spent credits, within the current window. */
-const spent = new Map<number, number[]>();
+/**
+ * When each tab spent credits within the window, by tab id. In session storage, not memory: an
+ * MV3 worker stops after 30 s idle, and a page waiting that long must not get a fresh allowance.
+ * Session storage is cleared when the browser quits and is not readable by content scripts.
+ */
+const spentItem = storage.defineItem<Record<string, number[]>>('session:contentSpends', { fallback: {} });
+/** Spends are read, checked and written one at a time, so parallel requests cannot overspend. */
+let queue: Promise<unknown> = Promise.resolve();
 
-/** Records one spend for `tabId`, or throws `rate_limited` when the tab is over `limit`. */
-export function takeSpend(tabId: number, limit: number, now = Date.now()): void {
-  const recent = (spent.get(tabId) ?? []).filter((time) => now - time < SPEND_WINDOW_MS);
-  if (recent.length >= limit) {
-    spent.set(tabId, recent);
-    const retry = Math.ceil((SPEND_WINDOW_MS - (now - (recent[0] ?? now))) / 1000);
-    throw new ApiError('rate_limited', 'Too many verifications from this page; try again later', null, retry);
-  }
-  recent.push(now);
-  spent.set(tabId, recent);
+/** Records one spend for `tabId`, or rejects with `rate_limited` when the tab is over `limit`. */
+export function takeSpend(tabId: number, limit: number, now = Date.now()): Promise<void> {
+  const run = queue.then(async () => {
+    const spent: Record<string, number[]> = {};
+    for (const [tab, times] of Object.entries(await spentItem.getValue())) {
+      const kept = times.filter((time) => now - time < SPEND_WINDOW_MS);
+      if (kept.length > 0) spent[tab] = kept;
+    }
+    const recent = spent[tabId] ?? [];
+    if (recent.length >= limit) {
+      await spentItem.setValue(spent);
+      const retry = Math.ceil((SPEND_WINDOW_MS - (now - (recent[0] ?? now))) / 1000);
+      throw new ApiError('rate_limited', 'Too many verifications from this page; try again later', null, retry);
+    }
+    spent[tabId] = [...recent, now];
+    await spentItem.setValue(spent);
+  });
+  queue = run.catch(() => undefined);
+  return run;
 }
 
 /** Forgets all spends (tests). */
-export function resetSpends(): void {
-  spent.clear();
+export async function resetSpends(): Promise<void> {
+  await spentItem.removeValue();
 }
 
 export async function verifyForContentScript(

@@ -88,7 +88,7 @@ export function followSingle(client: ApiClient, job: SingleJob): Promise<Verdict
 }
 
 /** Called right before a credit is spent; throws to refuse (e.g. a content script over its limit). */
-export type SpendGuard = () => void;
+export type SpendGuard = () => void | Promise<void>;
 
 async function verifyUncached(email: string, mode: Mode, guard?: SpendGuard): Promise<VerdictView> {
   const client = await getClient();
@@ -97,7 +97,7 @@ async function verifyUncached(email: string, mode: Mode, guard?: SpendGuard): Pr
     (job): job is SingleJob => job.kind === 'single' && job.email === email && job.mode === mode,
   );
   if (persisted) return followSingle(client, persisted);
-  guard?.();
+  await guard?.();
   const { taskId } = await client.verifySingle(email, mode);
   const now = Date.now();
   const job: SingleJob = {
