@@ -36,7 +36,12 @@ export function takeSpend(tabId: number, limit: number, now = Date.now()): Promi
     if (recent.length >= limit) {
       await spentItem.setValue(spent);
       const retry = Math.ceil((SPEND_WINDOW_MS - (now - (recent[0] ?? now))) / 1000);
-      throw new ApiError('rate_limited', 'Too many verifications from this page; try again later', null, retry);
+      throw new ApiError(
+        'rate_limited',
+        'Too many verifications from this page; try again later',
+        null,
+        retry,
+      );
     }
     spent[tabId] = [...recent, now];
     await spentItem.setValue(spent);
