@@ -68,7 +68,7 @@ describe('popup (Chromium, real service)', () => {
     expect(await textOf(page, '[data-testid=verdict-source]')).toBe('Verified just now.');
     expect(await overflow(page)).toEqual(POPUP_SIZE);
     // Every string came through i18n: no message name shows instead of its text.
-    expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/popup_[a-z_]+/);
+    expect(await page.evaluate(() => document.body.textContent)).not.toMatch(/popup_[a-z_]+/);
     await screenshotBothThemes(page, 'verify-deliverable');
   });
 
