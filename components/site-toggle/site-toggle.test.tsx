@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { until } from '@/components/testing/wait';
 
 const sent: { type: string; data: unknown }[] = [];
 let enabledSites: string[] = [];
@@ -22,16 +23,6 @@ vi.mock('./enable-site', () => ({
 
 const { SiteToggle } = await import('./site-toggle');
 
-const flush = () => act(async () => new Promise((r) => setTimeout(r, 10)));
-/** Waits (on a busy machine too) until `check` passes, letting Preact render in between. */
-const until = (check: () => void) =>
-  vi.waitFor(
-    async () => {
-      await flush();
-      check();
-    },
-    { timeout: 10_000 },
-  );
 const buttonTexts = () => [...document.querySelectorAll('button')].map((b) => b.textContent);
 
 describe('SiteToggle', () => {

@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { flush, until } from '@/components/testing/wait';
 import type { PreflightResult } from '@/lib/csv/preflight';
 import { ApiStatusProvider } from '../api-status';
 import { useCatalog } from '../testing/catalog';
@@ -53,16 +54,6 @@ const ready = (header: string): PreflightResult => ({
   emailLike: [1],
   emailColumn: 0,
 });
-
-const flush = () => act(async () => new Promise((r) => setTimeout(r, 10)));
-const until = (check: () => void) =>
-  vi.waitFor(
-    async () => {
-      await flush();
-      check();
-    },
-    { timeout: 10_000 },
-  );
 
 function choose(name: string) {
   const input = document.querySelector<HTMLInputElement>('input[type="file"]');
