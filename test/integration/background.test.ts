@@ -11,7 +11,7 @@ import { getJobs } from '../../lib/background/jobs';
 import { testConnection } from '../../lib/background/settings-handlers';
 import { configure, resetBackground, until } from '../../lib/background/testing/setup';
 import { singlePollTiming, verifyEmail } from '../../lib/background/verify';
-import { putUploadBlob } from '../../lib/storage/upload-blobs';
+import { stageUpload } from '../../lib/storage/upload-blobs';
 import { lastLine, type RunningService, startService } from '../../server/test-support/service';
 
 let service: RunningService;
@@ -51,9 +51,9 @@ describe('the background with the real service', () => {
 
   it('uploads a stored CSV, follows it to completion, and downloads the results', async () => {
     const fileName = `bg-${Date.now()}.csv`;
-    await putUploadBlob('blob-1', new Blob(['Email\nalice@deliverable.test\nx@rejecting.test\n']));
+    const blobKey = await stageUpload(new Blob(['Email\nalice@deliverable.test\nx@rejecting.test\n']));
     const { done } = await startBulkUpload({
-      blobKey: 'blob-1',
+      blobKey,
       fileName,
       emailColumn: 'Email',
       mode: 'catch_all',
