@@ -14,7 +14,7 @@ import { type RunningService, startService } from '../../server/test-support/ser
 import { type ExtensionSession, launchChromium, launchFirefox } from './harness';
 import { click, waitForText } from './support/dom';
 import { listDownloads, waitForNextDownload } from './support/downloads';
-import { storedBulkJobs, waitForBadge } from './support/extension-state';
+import { shownNotificationIds, storedBulkJobs, waitForBadge } from './support/extension-state';
 import { showTab, uploadInPopup } from './support/popup';
 import { waitFor } from './support/process-guard';
 
@@ -75,6 +75,10 @@ describe.each([
       'the persisted job to complete',
     );
     await waitForBadge(session, '', 15_000);
+    if (name === 'chromium') {
+      // The background said so on the desktop: one notification, named after the job.
+      expect(await shownNotificationIds(session)).toEqual([expect.stringMatching(/^bulk-bulk-/)]);
+    }
     const page = await session.openExtensionPage('popup.html');
     await showTab(page, /files/i);
     await waitForText(page, new RegExp(`restart-${name}\\.csv`), 30_000);

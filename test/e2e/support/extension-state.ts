@@ -85,3 +85,16 @@ export async function storedBulkJobs(session: ExtensionSession): Promise<StoredB
     }
   });
 }
+
+/**
+ * The ids of the extension's notifications still shown (Chromium, read in the service worker;
+ * headless Firefox closes a notification at once, so it has none to list).
+ */
+export async function shownNotificationIds(session: ExtensionSession): Promise<string[]> {
+  const worker = await serviceWorker(session);
+  return worker.evaluate(async () => {
+    const api = (globalThis as unknown as { chrome: { notifications: { getAll(): Promise<object> } } })
+      .chrome;
+    return Object.keys(await api.notifications.getAll());
+  });
+}
