@@ -4,7 +4,8 @@
  * never repeated: one interrupted by a worker stop is marked failed, not re-sent.
  */
 import { browser } from 'wxt/browser';
-import type { Mode } from '../api/contract';
+import type { ApiClient } from '../api/client';
+import type { FileRecord, Mode } from '../api/contract';
 import { ApiError } from '../api/errors';
 import type { BulkJobView } from '../messages';
 import { deleteUploadBlob, isUploadKey, sweepUploadBlobs, takeUploadBlob } from '../storage/upload-blobs';
@@ -94,18 +95,63 @@ export async function startBulkUpload(
   return { view: toBulkView(job), done: upload(job) };
 }
 
+/** How far the service's clock may be behind ours when matching an interrupted upload. */
+const CLOCK_SKEW_MS = 10 * 60_000;
+
 /**
- * After a worker restart: an upload that was under way may or may not have reached the service,
- * so it is marked failed (the file list shows whether it arrived) instead of being sent twice.
+ * Whether an interrupted upload reached the service: the id of the one file of the job's name
+ * created since the upload began and followed by no other job; `null` when there is certainly
+ * none; `undefined` when the list cannot tell (two candidates, a record without a date, an error).
  */
-export async function failInterruptedUploads(): Promise<void> {
-  for (const job of await getJobs()) {
-    if (job.kind !== 'bulk' || job.phase !== 'uploading' || activeUploads.has(job.id)) continue;
-    const text = msg(
-      'bg_upload_interrupted',
-      'The upload was interrupted. Check the file list before uploading it again.',
-    );
-    await finishBulkJob(job.id, { phase: 'failed', error: text, errorKind: 'network' });
+async function findArrivedFile(
+  client: ApiClient,
+  job: BulkJob,
+  followed: ReadonlySet<string>,
+): Promise<string | null | undefined> {
+  const list = await client.listFiles({ page: 1, pageSize: 50, search: job.fileName });
+  const sameName = list.files.filter((file) => file.file_name === job.fileName && !followed.has(file._id));
+  const createdAt = (file: FileRecord) => Date.parse(file.createdAt ?? '');
+  if (sameName.some((file) => Number.isNaN(createdAt(file)))) return undefined;
+  const since = sameName.filter((file) => createdAt(file) >= job.createdAt - CLOCK_SKEW_MS);
+  if (since.length > 1) return undefined;
+  if (since.length === 1) return since[0]?._id;
+  // Newest first: a full page may hide older files, never newer ones.
+  return null;
+}
+
+/**
+ * After a worker restart, an upload that was under way may or may not have reached the service;
+ * it is never sent twice. The file list decides: a file of that name that arrived since is
+ * followed as if the upload had answered; when none did, the job fails saying to upload again;
+ * when the list cannot tell, it fails saying to check the file list.
+ */
+export async function recoverInterruptedUploads(): Promise<void> {
+  const jobs = await getJobs();
+  const interrupted = jobs.filter(
+    (job): job is BulkJob => job.kind === 'bulk' && job.phase === 'uploading' && !activeUploads.has(job.id),
+  );
+  if (interrupted.length === 0) return;
+  const followed = new Set<string>();
+  for (const job of jobs) if (job.kind === 'bulk' && job.fileId) followed.add(job.fileId);
+  const client = await getClient().catch(() => null);
+  for (const job of interrupted) {
+    const fileId = client ? await findArrivedFile(client, job, followed).catch(() => undefined) : undefined;
+    if (fileId) {
+      followed.add(fileId);
+      await updateBulkJob(job.id, () => ({ fileId, phase: 'queued', progress: 0 }));
+    } else {
+      const error =
+        fileId === null
+          ? msg(
+              'bg_upload_not_received',
+              'The upload was interrupted before the service received the file. Upload it again.',
+            )
+          : msg(
+              'bg_upload_interrupted',
+              'The upload was interrupted. Check the file list before uploading it again.',
+            );
+      await finishBulkJob(job.id, { phase: 'failed', error, errorKind: 'network' });
+    }
     await deleteUploadBlob(job.blobKey);
   }
 }

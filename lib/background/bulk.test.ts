@@ -3,7 +3,7 @@ import { fakeBrowser } from 'wxt/testing';
 import { PATHS } from '../api/contract';
 import { newUploadKey, putUploadBlob, stageUpload, takeUploadBlob } from '../storage/upload-blobs';
 import { pollBulkJobs } from './bulk-poll';
-import { failInterruptedUploads, startBulkUpload, sweepAbandonedUploads } from './bulk-upload';
+import { recoverInterruptedUploads, startBulkUpload, sweepAbandonedUploads } from './bulk-upload';
 import { downloadResults, resultFileName } from './downloads';
 import { addJob, type BulkJob, getJobs } from './jobs';
 import { ensurePollAlarm, onPopupHeartbeat, POLL_ALARM } from './scheduler';
@@ -114,33 +114,112 @@ describe('startBulkUpload', () => {
     expect(await takeUploadBlob(recent)).toBeInstanceOf(Blob);
     expect(await takeUploadBlob(needed)).toBeInstanceOf(Blob);
   });
+});
 
-  it('marks uploads interrupted by a worker stop as failed instead of re-sending them', async () => {
-    const now = Date.now();
+describe('recoverInterruptedUploads (after a worker stop during an upload)', () => {
+  const interrupted = async (createdAt: number, fileName = 'old.csv', id = 'b-old') => {
+    const blobKey = await stageUpload(new Blob(['Email\na@b.test\n']));
     await addJob({
       kind: 'bulk',
-      id: 'b-old',
+      id,
       fileId: null,
-      fileName: 'old.csv',
+      fileName,
       phase: 'uploading',
       progress: null,
       error: null,
+      createdAt,
+      blobKey,
+      emailColumn: 'Email',
+      mode: 'catch_all',
+      notified: false,
+      updatedAt: createdAt,
+    });
+    return blobKey;
+  };
+  const record = (id: string, fileName: string, createdAt: number | null) => ({
+    _id: id,
+    file_name: fileName,
+    state: 'processing',
+    ...(createdAt === null ? {} : { createdAt: new Date(createdAt).toISOString() }),
+  });
+
+  it('follows the file that reached the service, as if the upload had answered', async () => {
+    const now = Date.now();
+    const blobKey = await interrupted(now);
+    env.service.state.files = [
+      record('file-new', 'old.csv', now + 2_000),
+      record('file-yesterday', 'old.csv', now - 86_400_000),
+      record('file-other', 'other.csv', now + 1_000),
+    ];
+    await recoverInterruptedUploads();
+    expect((await bulkJobs())[0]).toMatchObject({ fileId: 'file-new', phase: 'queued', error: null });
+    expect(countRequests(env.server.requests, PATHS.bulk)).toBe(0);
+    expect(await takeUploadBlob(blobKey)).toBeUndefined();
+    expect(await notifications()).toEqual([]);
+    // Polling takes it from there.
+    await pollBulkJobs();
+    expect((await bulkJobs())[0]?.phase).toBe('completed');
+  });
+
+  it('says to upload again when the list shows the file never arrived, and never re-sends it', async () => {
+    const now = Date.now();
+    await interrupted(now);
+    env.service.state.files = [record('file-yesterday', 'old.csv', now - 86_400_000)];
+    await recoverInterruptedUploads();
+    const [job] = await bulkJobs();
+    expect(job).toMatchObject({ phase: 'failed', errorKind: 'network' });
+    expect(job?.error).toMatch(/before the service received the file\. Upload it again/);
+    expect(countRequests(env.server.requests, PATHS.bulk)).toBe(0);
+    expect((await notifications()).map((n) => n.message)).toEqual([
+      expect.stringMatching(/^old\.csv could not be verified: The upload was interrupted/),
+    ]);
+  });
+
+  it('says to check the file list when the list cannot tell', async () => {
+    const now = Date.now();
+    // Two candidates: which one is ours?
+    await interrupted(now);
+    env.service.state.files = [record('f1', 'old.csv', now + 1_000), record('f2', 'old.csv', now + 2_000)];
+    await recoverInterruptedUploads();
+    expect((await bulkJobs())[0]?.error).toMatch(/Check the file list/);
+  });
+
+  it('does not take a file another job already follows, nor one without a date', async () => {
+    const now = Date.now();
+    await addJob({
+      kind: 'bulk',
+      id: 'b-done',
+      fileId: 'f1',
+      fileName: 'old.csv',
+      phase: 'processing',
+      progress: 10,
+      error: null,
       createdAt: now,
-      blobKey: 'blob-old',
+      blobKey: '',
       emailColumn: 'Email',
       mode: 'catch_all',
       notified: false,
       updatedAt: now,
     });
-    await failInterruptedUploads();
-    const [job] = await bulkJobs();
-    expect(job?.phase).toBe('failed');
-    expect(job?.error).toMatch(/interrupted/);
-    expect(job?.errorKind).toBe('network');
-    expect(env.server.requests).toHaveLength(0);
-    expect((await notifications()).map((n) => n.message)).toEqual([
-      expect.stringMatching(/^old\.csv could not be verified: The upload was interrupted/),
-    ]);
+    await interrupted(now, 'old.csv', 'b-a');
+    env.service.state.files = [record('f1', 'old.csv', now + 1_000)];
+    await recoverInterruptedUploads();
+    expect((await bulkJobs()).find((j) => j.id === 'b-a')?.error).toMatch(/Upload it again/);
+
+    await interrupted(now, 'undated.csv', 'b-b');
+    env.service.state.files = [record('f9', 'undated.csv', null)];
+    await recoverInterruptedUploads();
+    expect((await bulkJobs()).find((j) => j.id === 'b-b')?.error).toMatch(/Check the file list/);
+  });
+
+  it('says to check the file list when the service cannot be asked', async () => {
+    await interrupted(Date.now());
+    env.service.state.override[PATHS.bulkFiles] = {
+      status: 401,
+      body: { error: 401, message: 'Invalid API key' },
+    };
+    await recoverInterruptedUploads();
+    expect((await bulkJobs())[0]?.error).toMatch(/Check the file list/);
   });
 });
 

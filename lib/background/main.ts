@@ -5,7 +5,7 @@
 import { browser } from 'wxt/browser';
 import { updateBadge } from './badge';
 import { pollBulkJobs } from './bulk-poll';
-import { failInterruptedUploads, sweepAbandonedUploads } from './bulk-upload';
+import { recoverInterruptedUploads, sweepAbandonedUploads } from './bulk-upload';
 import { createContextMenu, onMenuClick } from './context-menu';
 import { registerHandlers } from './handlers';
 import { pruneJobs } from './jobs';
@@ -29,7 +29,7 @@ export function onAlarm(alarm: { name: string }): void {
 
 /** Resumes persisted work; runs on every worker start (after a stop or a browser restart). */
 export async function resume(): Promise<void> {
-  await failInterruptedUploads();
+  await recoverInterruptedUploads().catch(warn('interrupted uploads'));
   await sweepAbandonedUploads().catch(warn('sweep staged uploads'));
   await pruneJobs();
   await updateBadge();

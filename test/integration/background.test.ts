@@ -5,13 +5,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { pollBulkJobs } from '../../lib/background/bulk-poll';
-import { startBulkUpload } from '../../lib/background/bulk-upload';
+import { recoverInterruptedUploads, startBulkUpload } from '../../lib/background/bulk-upload';
 import { downloadResults } from '../../lib/background/downloads';
-import { getJobs } from '../../lib/background/jobs';
+import { addJob, getJobs } from '../../lib/background/jobs';
 import { testConnection } from '../../lib/background/settings-handlers';
 import { configure, resetBackground, until } from '../../lib/background/testing/setup';
 import { singlePollTiming, verifyEmail } from '../../lib/background/verify';
 import { stageUpload } from '../../lib/storage/upload-blobs';
+import { Api } from '../../server/test-support/api';
 import { lastLine, type RunningService, startService } from '../../server/test-support/service';
 
 let service: RunningService;
@@ -77,6 +78,46 @@ describe('the background with the real service', () => {
     const csv = await (await fetch(result.url)).text();
     expect(csv).toContain('x@rejecting.test');
     expect(Object.keys(await fakeBrowser.notifications.getAll())).toHaveLength(1);
+  });
+
+  it('after a worker stop mid-upload, follows the file the service did receive, without sending it again', async () => {
+    const fileName = `cut-${Date.now()}.csv`;
+    const startedAt = Date.now();
+    const blobKey = await stageUpload(new Blob(['Email\nalice@deliverable.test\n']));
+    await addJob({
+      kind: 'bulk',
+      id: 'bulk-cut',
+      fileId: null,
+      fileName,
+      phase: 'uploading',
+      progress: null,
+      error: null,
+      createdAt: startedAt,
+      blobKey,
+      emailColumn: 'Email',
+      mode: 'catch_all',
+      notified: false,
+      updatedAt: startedAt,
+    });
+    // The request reached the service; its answer was lost with the worker.
+    const api = new Api(service.baseUrl, service.apiKey);
+    const sent = await api.upload('Email\nalice@deliverable.test\n', { fileName }, fileName);
+    const fileId = sent.body.data.file_id;
+    const before = await balance();
+
+    await recoverInterruptedUploads();
+    const [job] = await getJobs();
+    expect(job).toMatchObject({ fileId, phase: 'queued' });
+    await until(async () => {
+      await pollBulkJobs();
+      const [polled] = await getJobs();
+      return polled?.kind === 'bulk' && polled.phase === 'completed';
+    });
+    expect(await balance()).toBe(before);
+    const list = await api.get<{ data: { files: { file_name: string }[] } }>(
+      `/verify/bulk/files?page=1&pageSize=10&search=${encodeURIComponent(fileName)}`,
+    );
+    expect(list.body.data.files.map((f) => f.file_name)).toEqual([fileName]);
   });
 
   it('tests the connection: OK, invalid key, payment required', async () => {

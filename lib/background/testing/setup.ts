@@ -24,6 +24,7 @@ export async function resetBackground(): Promise<void> {
     clear(idbStore('verdicts')),
     clear(idbStore('jobs')),
     clear(idbStore('secrets')),
+    clear(idbStore('uploads')),
     clear(),
   ]);
 }
@@ -44,6 +45,8 @@ export interface FakeServiceState {
   override: Partial<Record<string, ScriptedResponse>>;
   tasks: Map<string, { email: string; polls: number }>;
   uploads: FormData[];
+  /** What the file list answers (page 1, unfiltered: tests put only what they mean). */
+  files: Record<string, unknown>[];
 }
 
 export function fakeService(initial: Partial<FakeServiceState> = {}) {
@@ -54,6 +57,7 @@ export function fakeService(initial: Partial<FakeServiceState> = {}) {
     override: {},
     tasks: new Map(),
     uploads: [],
+    files: [],
     ...initial,
   };
   let bulkCalls = 0;
@@ -85,7 +89,12 @@ export function fakeService(initial: Partial<FakeServiceState> = {}) {
         return ok(DESCRIPTIONS.bulkStatus, answer);
       }
       case PATHS.bulkFiles:
-        return ok(DESCRIPTIONS.bulkFiles, { files: [], totalCount: 0, page: 1, pageSize: 1 });
+        return ok(DESCRIPTIONS.bulkFiles, {
+          files: state.files,
+          totalCount: state.files.length,
+          page: 1,
+          pageSize: 50,
+        });
       default:
         return fail(404, 'Not found');
     }
