@@ -13,6 +13,7 @@ import {
   sendFromExtensionPage,
   statusById,
 } from './fixtures/content/harness';
+import { budgetScenario } from './fixtures/content/scenarios';
 import { launchChromium } from './harness';
 import { waitFor } from './support/process-guard';
 
@@ -151,65 +152,8 @@ describe('content script in Chromium', () => {
     expect(commands.some((l) => l.toLowerCase().includes('evil.test'))).toBe(false);
   });
 
-  it('auto-verifies within the per-page budget; the rest waits for the badge’s Verify', async () => {
-    const options = await env.session.openExtensionPage('options.html');
-    await sendFromExtensionPage(options, 'saveSettings', { autoVerifyBudget: 2 });
-    const before = await credits();
-    // A fresh tab: the background also caps what one tab may spend (lib/background/content-verify.ts),
-    // and this one spent on the pages above. A tab in the background shows nothing, so nothing in
-    // it is "visible": bring it forward.
-    await env.page.close();
-    env.page = await env.session.browser.newPage();
-    await env.page.bringToFront();
-    await env.page.goto(`${env.fixtures.origin}/budget.html`, { waitUntil: 'load' });
-    const labels = () =>
-      env.page.$$eval('verimark-badge', (hosts) =>
-        hosts.map((h) => {
-          const button = h.shadowRoot?.querySelector('button');
-          const label = button?.getAttribute('aria-label') ?? '';
-          if (!label.includes('Could not')) return label;
-          button?.click(); // an error: show its message in the failure output
-          const text = h.shadowRoot?.textContent ?? '';
-          button?.click();
-          return `${label} (${text})`;
-        }),
-      );
-    let last: string[] = [];
-    const settled = await waitFor(
-      async () => {
-        const all = await labels();
-        const done = all.filter((l) => l.includes('Risky')).length;
-        const waiting = all.filter((l) => l.includes('click to verify')).length;
-        last = all;
-        return all.length === 5 && done === 2 && waiting === 3 ? all : undefined;
-      },
-      30_000,
-      'two verdicts and three badges offering Verify',
-    ).catch((err: Error) => {
-      throw new Error(`${err.message}; badges: ${JSON.stringify(last)}`);
-    });
-    expect(settled).toHaveLength(5);
-    expect(before - (await credits())).toBe(2);
-
-    await env.page.evaluate(() => {
-      const host = [...document.querySelectorAll('verimark-badge')].find((h) =>
-        h.shadowRoot?.querySelector('button')?.getAttribute('aria-label')?.includes('click to verify'),
-      );
-      host?.shadowRoot?.querySelector('button')?.click();
-      const verify = [...(host?.shadowRoot?.querySelectorAll('button') ?? [])].find(
-        (b) => b.textContent === 'Verify',
-      );
-      verify?.click();
-    });
-    await waitFor(
-      async () => (await labels()).filter((l) => l.includes('Risky')).length === 3,
-      30_000,
-      'the clicked one',
-    );
-    expect(before - (await credits())).toBe(3);
-    await sendFromExtensionPage(options, 'saveSettings', { autoVerifyBudget: 100 });
-    await options.close();
-  });
+  it('auto-verifies within the per-page budget; the rest waits for the badge’s Verify', () =>
+    budgetScenario(env));
 
   it('follows a single-page app: a client-side navigation gets a fresh budget', async () => {
     const options = await env.session.openExtensionPage('options.html');

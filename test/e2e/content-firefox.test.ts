@@ -1,13 +1,14 @@
-/** Smoke test of the content script in Firefox: runtime registration, marks, shadow roots, frames, hostile text. */
+/** The content script in Firefox: runtime registration, marks, shadow roots, frames, hostile text, the budget. */
 import { describe, expect, it } from 'vitest';
 import { useContentEnv } from './fixtures/content/env';
 import { finalStatuses } from './fixtures/content/harness';
+import { budgetScenario } from './fixtures/content/scenarios';
 import { launchFirefox } from './harness';
 
 const env = useContentEnv(launchFirefox);
 
 describe('content script in Firefox', () => {
-  it('marks links, fields, shadow-root content and compose chips', async () => {
+  it('marks links, fields, shadow-root content, a same-origin frame and compose chips', async () => {
     await env.page.bringToFront();
     await env.page.goto(`${env.fixtures.origin}/mixed.html`, { waitUntil: 'load' });
     expect(
@@ -30,6 +31,12 @@ describe('content script in Firefox', () => {
     expect(
       await env.page.evaluate(() => (window as unknown as { pwned?: unknown }).pwned ?? null),
     ).toBeNull();
+    const frame = env.page.frames().find((f) => f.url().endsWith('/frame.html'));
+    if (!frame) throw new Error('no frame');
+    expect(await finalStatuses(frame, ['billing', 'frame-link'])).toEqual({
+      billing: 'risky',
+      'frame-link': 'deliverable',
+    });
 
     await env.page.goto(`${env.fixtures.origin}/compose.html`, { waitUntil: 'load' });
     expect(await finalStatuses(env.page, ['chip-bob', 'chip-nobody', 'chip-later'])).toEqual({
@@ -38,4 +45,7 @@ describe('content script in Firefox', () => {
       'chip-later': 'deliverable',
     });
   });
+
+  it('auto-verifies within the per-page budget; the rest waits for the badge’s Verify', () =>
+    budgetScenario(env));
 });
