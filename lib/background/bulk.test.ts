@@ -7,7 +7,7 @@ import { recoverInterruptedUploads, startBulkUpload, sweepAbandonedUploads } fro
 import { downloadResults, resultFileName } from './downloads';
 import { addJob, type BulkJob, getJobs } from './jobs';
 import { ensurePollAlarm, onPopupHeartbeat, POLL_ALARM } from './scheduler';
-import { countRequests, useFakeService } from './testing/setup';
+import { bulkJob, countRequests, useFakeService } from './testing/setup';
 
 const env = useFakeService();
 
@@ -93,21 +93,16 @@ describe('startBulkUpload', () => {
     const needed = newUploadKey(now - 9 * hour);
     await putUploadBlob(needed, new Blob(['c']));
     await putUploadBlob('legacy-key', new Blob(['d']));
-    await addJob({
-      kind: 'bulk',
-      id: 'b-up',
-      fileId: null,
-      fileName: 'up.csv',
-      phase: 'uploading',
-      progress: null,
-      error: null,
-      createdAt: now,
-      blobKey: needed,
-      emailColumn: 'Email',
-      mode: 'catch_all',
-      notified: false,
-      updatedAt: now,
-    });
+    await addJob(
+      bulkJob({
+        id: 'b-up',
+        fileId: null,
+        fileName: 'up.csv',
+        phase: 'uploading',
+        progress: null,
+        blobKey: needed,
+      }),
+    );
     expect(await sweepAbandonedUploads(now)).toBe(2);
     expect(await takeUploadBlob(abandoned)).toBeUndefined();
     expect(await takeUploadBlob('legacy-key')).toBeUndefined();
@@ -119,21 +114,18 @@ describe('startBulkUpload', () => {
 describe('recoverInterruptedUploads (after a worker stop during an upload)', () => {
   const interrupted = async (createdAt: number, fileName = 'old.csv', id = 'b-old') => {
     const blobKey = await stageUpload(new Blob(['Email\na@b.test\n']));
-    await addJob({
-      kind: 'bulk',
-      id,
-      fileId: null,
-      fileName,
-      phase: 'uploading',
-      progress: null,
-      error: null,
-      createdAt,
-      blobKey,
-      emailColumn: 'Email',
-      mode: 'catch_all',
-      notified: false,
-      updatedAt: createdAt,
-    });
+    await addJob(
+      bulkJob({
+        id,
+        fileName,
+        fileId: null,
+        phase: 'uploading',
+        progress: null,
+        createdAt,
+        updatedAt: createdAt,
+        blobKey,
+      }),
+    );
     return blobKey;
   };
   const record = (id: string, fileName: string, createdAt: number | null) => ({
@@ -186,21 +178,9 @@ describe('recoverInterruptedUploads (after a worker stop during an upload)', () 
 
   it('does not take a file another job already follows, nor one without a date', async () => {
     const now = Date.now();
-    await addJob({
-      kind: 'bulk',
-      id: 'b-done',
-      fileId: 'f1',
-      fileName: 'old.csv',
-      phase: 'processing',
-      progress: 10,
-      error: null,
-      createdAt: now,
-      blobKey: '',
-      emailColumn: 'Email',
-      mode: 'catch_all',
-      notified: false,
-      updatedAt: now,
-    });
+    await addJob(
+      bulkJob({ id: 'b-done', fileId: 'f1', fileName: 'old.csv', phase: 'processing', progress: 10 }),
+    );
     await interrupted(now, 'old.csv', 'b-a');
     env.service.state.files = [record('f1', 'old.csv', now + 1_000)];
     await recoverInterruptedUploads();

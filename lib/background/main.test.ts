@@ -5,7 +5,7 @@ import { getCached } from './cache';
 import { addJob, getJobs } from './jobs';
 import { onAlarm, resume, startBackground } from './main';
 import { POLL_ALARM } from './scheduler';
-import { countRequests, until, useFakeService } from './testing/setup';
+import { bulkJob, countRequests, until, useFakeService } from './testing/setup';
 import { singlePollTiming } from './verify';
 
 const env = useFakeService(() => ({ bulkStatuses: [{ status: 'processing', download_url: '' }] }));
@@ -26,21 +26,7 @@ describe('resume after a worker stop or browser restart', () => {
       createdAt: now,
       deadline: now + 60_000,
     });
-    await addJob({
-      kind: 'bulk',
-      id: 'b-1',
-      fileId: 'file-7',
-      fileName: 'big.csv',
-      phase: 'queued',
-      progress: 0,
-      error: null,
-      createdAt: now,
-      blobKey: 'k',
-      emailColumn: 'Email',
-      mode: 'catch_all',
-      notified: false,
-      updatedAt: now,
-    });
+    await addJob(bulkJob({ id: 'b-1', fileId: 'file-7', fileName: 'big.csv', blobKey: 'k' }));
 
     fakeBrowser.alarms.onAlarm.addListener(onAlarm);
     await resume();
@@ -72,22 +58,7 @@ describe('startBackground', () => {
     }
     const quiet = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const openOptions = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
-    const now = Date.now();
-    await addJob({
-      kind: 'bulk',
-      id: 'b-2',
-      fileId: 'file-2',
-      fileName: 'a.csv',
-      phase: 'processing',
-      progress: 0,
-      error: null,
-      createdAt: now,
-      blobKey: 'k',
-      emailColumn: 'Email',
-      mode: 'catch_all',
-      notified: false,
-      updatedAt: now,
-    });
+    await addJob(bulkJob({ id: 'b-2', fileId: 'file-2', phase: 'processing', blobKey: 'k' }));
     const armed = async () => (await fakeBrowser.alarms.get(POLL_ALARM)) !== undefined;
     startBackground();
     await until(armed);

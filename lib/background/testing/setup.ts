@@ -17,6 +17,7 @@ import {
 import { setApiKey } from '../../storage/api-key';
 import { idbStore } from '../../storage/idb';
 import { updateSettings } from '../../storage/settings';
+import type { BulkJob } from '../jobs';
 
 export async function resetBackground(): Promise<void> {
   fakeBrowser.reset();
@@ -138,4 +139,24 @@ export async function until(condition: () => boolean | Promise<boolean>, timeout
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error('condition not reached');
+}
+
+/** A persisted bulk job for tests: a queued file `file-1` named `a.csv`, with `change` on top. */
+export function bulkJob(change: Partial<BulkJob> & { id: string }): BulkJob {
+  const now = Date.now();
+  return {
+    kind: 'bulk',
+    fileId: 'file-1',
+    fileName: 'a.csv',
+    phase: 'queued',
+    progress: 0,
+    error: null,
+    createdAt: now,
+    blobKey: '',
+    emailColumn: 'Email',
+    mode: 'catch_all',
+    notified: false,
+    updatedAt: now,
+    ...change,
+  };
 }
