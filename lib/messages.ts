@@ -83,7 +83,7 @@ export interface ProtocolMap {
   // --- allowed from content scripts ---
   /** Verify (or return the cached verdict of) one address. Charges at most once per address at a time. */
   verifyEmail(data: { email: string; mode?: Mode; force?: boolean }): VerdictView;
-  /** Cached verdicts only: never calls the service. Missing addresses map to null. */
+  /** Cached verdicts only: never calls the service. Missing addresses map to null. At most LOOKUP_MAX per call. */
   lookupCached(data: { emails: string[] }): Record<string, VerdictView | null>;
   /** Whether marking is enabled for the sender's site, and its per-page auto-verify budget. */
   contentConfig(): { enabled: boolean; autoVerifyBudget: number };
@@ -109,5 +109,8 @@ export const CONTENT_SCRIPT_MESSAGES = [
   'lookupCached',
   'contentConfig',
 ] as const satisfies readonly (keyof ProtocolMap)[];
+
+/** The most addresses one `lookupCached` message may carry (content scripts send bigger sets in parts). */
+export const LOOKUP_MAX = 500;
 
 export const { sendMessage, onMessage, removeAllListeners } = defineExtensionMessaging<ProtocolMap>();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { fromMessageError } from '../api/errors';
 import { startScriptedServer } from '../api/testing/scripted-server';
-import { CONTENT_SCRIPT_MESSAGES, type ProtocolMap } from '../messages';
+import { CONTENT_SCRIPT_MESSAGES, LOOKUP_MAX, type ProtocolMap } from '../messages';
 import { getApiKey } from '../storage/api-key';
 import { isAllowed, type SenderInfo, senderKind } from './authorize';
 import { dispatch, handlers } from './handlers';
@@ -87,6 +87,23 @@ describe('dispatch', () => {
     expect(view.status).toBe('invalid');
     const config = await dispatch('contentConfig', undefined, contentScript);
     expect(config).toEqual({ enabled: false, autoVerifyBudget: 25 });
+  });
+
+  it('answers cached lookups of at most LOOKUP_MAX strings, and refuses anything else', async () => {
+    const answer = await dispatch(
+      'lookupCached',
+      { emails: ['a@example.com', '__proto__', 'x'] },
+      contentScript,
+    );
+    expect(Object.keys(answer).sort()).toEqual(['__proto__', 'a@example.com', 'x']);
+    expect(answer['a@example.com']).toBeNull();
+    expect(Object.getOwnPropertyDescriptor(answer, '__proto__')?.value?.status).toBe('invalid');
+    for (const emails of [Array(LOOKUP_MAX + 1).fill('a@example.com'), [42], 'a@example.com', undefined]) {
+      const err = await rejection(
+        dispatch('lookupCached', { emails } as unknown as { emails: string[] }, contentScript),
+      );
+      expect(err.kind).toBe('bad_request');
+    }
   });
 
   it('enables marking for enabled sites and their subdomains', async () => {

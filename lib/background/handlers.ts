@@ -3,7 +3,8 @@
  * against its sender first (authorize.ts). To add a handler: add its entry to `handlers`.
  */
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
-import { onMessage, type ProtocolMap } from '../messages';
+import { ApiError } from '../api/errors';
+import { LOOKUP_MAX, onMessage, type ProtocolMap } from '../messages';
 import { authorize, type SenderInfo, senderKind } from './authorize';
 import { pollBulkJobs } from './bulk-poll';
 import { startBulkUpload } from './bulk-upload';
@@ -26,7 +27,12 @@ type Handler<K extends Type> = (
 export const handlers: { [K in Type]: Handler<K> } = {
   verifyEmail: (data, sender) =>
     senderKind(sender) === 'content_script' ? verifyForContentScript(data, sender) : verifyEmail(data),
-  lookupCached: (data) => lookupCached(data.emails),
+  lookupCached: (data) => {
+    const emails: unknown = data?.emails;
+    if (!Array.isArray(emails) || emails.length > LOOKUP_MAX || !emails.every((e) => typeof e === 'string'))
+      throw new ApiError('bad_request', `emails must be a list of at most ${LOOKUP_MAX} strings`);
+    return lookupCached(emails);
+  },
   contentConfig: (_data, sender) => contentConfig(sender.url),
   getSettings: () => getSettingsView(),
   saveSettings: (data) => saveSettings(data),

@@ -136,7 +136,8 @@ export async function verifyEmail(
 export async function lookupCached(emails: string[]): Promise<Record<string, VerdictView | null>> {
   const checked = emails.map((raw) => ({ raw, ...checkEmail(raw) }));
   const cached = await getCachedMany(checked.filter((item) => item.valid).map((item) => item.email));
-  const result: Record<string, VerdictView | null> = {};
+  // No prototype: an address a page wrote as `__proto__` is a key like any other.
+  const result: Record<string, VerdictView | null> = Object.create(null);
   for (const { raw, email, valid } of checked) {
     result[raw] = valid ? (cached.get(email) ?? null) : localVerdict(email, 'invalid', 'invalid_syntax');
   }

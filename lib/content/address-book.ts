@@ -5,7 +5,7 @@
  */
 import { checkEmail } from '../api/address';
 import { fromMessageError } from '../api/errors';
-import type { MarkStatus, VerdictView } from '../messages';
+import { LOOKUP_MAX, type MarkStatus, type VerdictView } from '../messages';
 
 export type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
 
@@ -112,14 +112,18 @@ export class AddressBook {
     this.toLookUp.clear();
     if (emails.length === 0) return;
     for (const email of emails) this.patch(email, { phase: 'looking' });
-    let found: Record<string, VerdictView | null> = {};
-    try {
-      found = await this.opts.api.lookupCached(emails);
-    } catch {
-      // The cache is an optimisation: without it every address is simply uncached.
+    const found = new Map<string, VerdictView | null>();
+    for (let start = 0; start < emails.length; start += LOOKUP_MAX) {
+      const part = emails.slice(start, start + LOOKUP_MAX);
+      try {
+        const answer = await this.opts.api.lookupCached(part);
+        for (const email of part) if (Object.hasOwn(answer, email)) found.set(email, answer[email] ?? null);
+      } catch {
+        // The cache is an optimisation: without it every address is simply uncached.
+      }
     }
     for (const email of emails) {
-      const verdict = found[email] ?? null;
+      const verdict = found.get(email) ?? null;
       if (verdict) this.patch(email, { phase: 'done', status: verdict.status, verdict });
       else this.patch(email, { phase: 'uncached' });
     }

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MarkStatus } from '../messages';
+import { LOOKUP_MAX, type MarkStatus } from '../messages';
 import { verdictView } from '../testing/verdict-view';
 import type { VerifierApi } from './address-book';
 import { startMarking } from './controller';
@@ -69,6 +69,31 @@ describe('startMarking', () => {
     await settle();
     expect(verified.sort()).toEqual(['bad@x.test', 'good@x.test']);
     expect(document.querySelectorAll(BADGE_TAG)).toHaveLength(4);
+  });
+
+  it('looks up a page of many addresses in parts of at most LOOKUP_MAX', async () => {
+    const count = LOOKUP_MAX * 2 + 7;
+    document.body.innerHTML = Array.from(
+      { length: count },
+      (_, i) => `<a href="mailto:u${i}@x.test">u</a>`,
+    ).join('');
+    const cache = Object.fromEntries(
+      Array.from({ length: count }, (_, i) => [`u${i}@x.test`, 'risky' as const]),
+    );
+    const { api, verified } = fakeApi(cache);
+    const sizes: number[] = [];
+    const lookup = api.lookupCached;
+    api.lookupCached = (emails) => {
+      sizes.push(emails.length);
+      return lookup(emails);
+    };
+    startMarking({ win: window, signal: controller.signal, api, budget: 25 });
+    await eventually(() =>
+      expect([...document.querySelectorAll('a')].every((a) => statusOf(a) === 'risky')).toBe(true),
+    );
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(LOOKUP_MAX);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(count);
+    expect(verified).toEqual([]);
   });
 
   it('follows content added later, inside open shadow roots too', async () => {
