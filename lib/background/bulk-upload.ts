@@ -1,7 +1,8 @@
 /**
  * Bulk uploads: the popup stages the CSV in IndexedDB when it is chosen and asks for an upload;
- * the background reads it and sends it, so closing the popup loses nothing. The upload spends credits and is
- * never repeated: one interrupted by a worker stop is marked failed, not re-sent.
+ * the background reads it and sends it, so closing the popup loses nothing. The upload spends
+ * credits and is never repeated: one cut off by a worker stop is matched against the file list
+ * (recoverInterruptedUploads), never re-sent.
  */
 import { browser } from 'wxt/browser';
 import type { ApiClient } from '../api/client';
@@ -115,8 +116,8 @@ async function findArrivedFile(
   const since = sameName.filter((file) => createdAt(file) >= job.createdAt - CLOCK_SKEW_MS);
   if (since.length > 1) return undefined;
   if (since.length === 1) return since[0]?._id;
-  // Newest first: a full page may hide older files, never newer ones.
-  return null;
+  // Only a complete list proves absence (its order is the service's business).
+  return list.totalCount <= list.files.length ? null : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { PATHS } from '../api/contract';
+import { DESCRIPTIONS, PATHS } from '../api/contract';
+import { ok } from '../api/testing/scripted-server';
 import { newUploadKey, putUploadBlob, stageUpload, takeUploadBlob } from '../storage/upload-blobs';
 import { pollBulkJobs } from './bulk-poll';
 import { recoverInterruptedUploads, startBulkUpload, sweepAbandonedUploads } from './bulk-upload';
@@ -190,6 +191,19 @@ describe('recoverInterruptedUploads (after a worker stop during an upload)', () 
     env.service.state.files = [record('f9', 'undated.csv', null)];
     await recoverInterruptedUploads();
     expect((await bulkJobs()).find((j) => j.id === 'b-b')?.error).toMatch(/Check the file list/);
+  });
+
+  it('says to check the file list when the list it got is not the whole list', async () => {
+    const now = Date.now();
+    await interrupted(now);
+    env.service.state.override[PATHS.bulkFiles] = ok(DESCRIPTIONS.bulkFiles, {
+      files: [record('file-yesterday', 'old.csv', now - 86_400_000)],
+      totalCount: 51,
+      page: 1,
+      pageSize: 50,
+    });
+    await recoverInterruptedUploads();
+    expect((await bulkJobs())[0]?.error).toMatch(/Check the file list/);
   });
 
   it('says to check the file list when the service cannot be asked', async () => {
