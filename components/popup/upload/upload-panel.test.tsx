@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flush, until } from '@/components/testing/wait';
+import { MAX_UPLOAD_BYTES } from '@/lib/api/contract';
 import type { PreflightResult } from '@/lib/csv/preflight';
 import { ApiStatusProvider } from '../api-status';
 import { useCatalog } from '../testing/catalog';
@@ -55,10 +56,11 @@ const ready = (header: string): PreflightResult => ({
   emailColumn: 0,
 });
 
-function choose(name: string) {
+function choose(name: string, size?: number) {
   const input = document.querySelector<HTMLInputElement>('input[type="file"]');
   if (!input) throw new Error('no file input');
   const file = new File(['Email\na@b.test\n'], name, { type: 'text/csv' });
+  if (size !== undefined) Object.defineProperty(file, 'size', { value: size });
   Object.defineProperty(input, 'files', { value: [file], configurable: true });
   input.dispatchEvent(new Event('change', { bubbles: true }));
 }
@@ -113,6 +115,13 @@ describe('UploadPanel', () => {
       'stage first.csv as upload:k1',
     ]);
     expect(uploadButton()).toBeUndefined();
+  });
+
+  it('does not copy a file the preflight will refuse for its size', async () => {
+    preflights.set('huge.csv', { ok: false, error: 'too_large' });
+    await act(() => choose('huge.csv', MAX_UPLOAD_BYTES + 1));
+    await until(() => expect(document.querySelector('[data-testid="preflight-error"]')).not.toBeNull());
+    expect(events).toEqual([]);
   });
 
   it('waits for a staging still under way before sending the upload', async () => {

@@ -6,7 +6,7 @@
  * closes is swept by the background later.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { DEFAULT_MODE, type Mode } from '@/lib/api/contract';
+import { DEFAULT_MODE, MAX_UPLOAD_BYTES, type Mode } from '@/lib/api/contract';
 import type { PreflightError, PreflightSummary } from '@/lib/csv/preflight';
 import { runPreflight } from '@/lib/csv/run-preflight';
 import { sendMessage } from '@/lib/messages';
@@ -53,9 +53,12 @@ export function UploadPanel() {
   const onFile = async (file: File) => {
     chosen.current = file;
     dropStaged();
-    const key = stageUpload(file);
-    key.catch(() => undefined); // reported when "Upload" awaits it
-    staged.current = { file, key };
+    // A file over the limit is refused by the preflight: not worth copying.
+    if (file.size <= MAX_UPLOAD_BYTES) {
+      const key = stageUpload(file);
+      key.catch(() => undefined); // reported when "Upload" awaits it
+      staged.current = { file, key };
+    }
     setStage({ kind: 'checking', file });
     announce(t('popup_preflight_checking', file.name));
     let result: Awaited<ReturnType<typeof runPreflight>> | { ok: false; error: 'failed' };
