@@ -30,3 +30,20 @@ export function migrate(db: Db): void {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** `db.prepare(sql)`, compiled once per database and reused (the store runs the same SQL often). */
+export function prepared(db: Db, sql: string): Database.Statement {
+  let cache = statements.get(db);
+  if (!cache) {
+    cache = new Map();
+    statements.set(db, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = db.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}

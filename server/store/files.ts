@@ -1,6 +1,6 @@
 import type { Mode, ServerFileRecord, Verdict } from '../../lib/api/contract';
 import type { Db } from './db';
-import { nowIso } from './db';
+import { nowIso, prepared } from './db';
 import { giveCredits, takeCredits } from './keys';
 
 export interface FileRow {
@@ -65,37 +65,38 @@ export class FileStore {
       .transaction((): FileRow | null => {
         if (!takeCredits(this.db, f.keyId, f.credits)) return null;
         const now = nowIso();
-        this.db
-          .prepare(
-            `INSERT INTO bulk_files (id, key_id, file_name, state, mode, delimiter, newline, email_index,
+        prepared(
+          this.db,
+          `INSERT INTO bulk_files (id, key_id, file_name, state, mode, delimiter, newline, email_index,
                header_length, credit_usage, created_at, updated_at)
              VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(
-            f.id,
-            f.keyId,
-            f.fileName,
-            f.mode,
-            f.delimiter,
-            f.newline,
-            f.emailIndex,
-            f.headerLength,
-            f.credits,
-            now,
-            now,
-          );
+        ).run(
+          f.id,
+          f.keyId,
+          f.fileName,
+          f.mode,
+          f.delimiter,
+          f.newline,
+          f.emailIndex,
+          f.headerLength,
+          f.credits,
+          now,
+          now,
+        );
         return this.getById(f.id);
       })
       .immediate();
   }
 
   getById(id: string): FileRow | null {
-    return (this.db.prepare('SELECT * FROM bulk_files WHERE id = ?').get(id) as FileRow | undefined) ?? null;
+    return (
+      (prepared(this.db, 'SELECT * FROM bulk_files WHERE id = ?').get(id) as FileRow | undefined) ?? null
+    );
   }
 
   /** A file of this key, or null (another key's file is reported as absent). */
   get(keyId: string, id: string): FileRow | null {
-    const row = this.db.prepare('SELECT * FROM bulk_files WHERE id = ? AND key_id = ?').get(id, keyId);
+    const row = prepared(this.db, 'SELECT * FROM bulk_files WHERE id = ? AND key_id = ?').get(id, keyId);
     return (row as FileRow | undefined) ?? null;
   }
 
@@ -104,53 +105,53 @@ export class FileStore {
     const where = 'key_id = ? AND instr(vm_lower(file_name), ?) > 0';
     const needle = search.toLowerCase();
     const total = (
-      this.db.prepare(`SELECT COUNT(*) AS n FROM bulk_files WHERE ${where}`).get(keyId, needle) as {
+      prepared(this.db, `SELECT COUNT(*) AS n FROM bulk_files WHERE ${where}`).get(keyId, needle) as {
         n: number;
       }
     ).n;
-    const rows = this.db
-      .prepare(`SELECT * FROM bulk_files WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`)
-      .all(keyId, needle, pageSize, (page - 1) * pageSize) as FileRow[];
+    const rows = prepared(
+      this.db,
+      `SELECT * FROM bulk_files WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?`,
+    ).all(keyId, needle, pageSize, (page - 1) * pageSize) as FileRow[];
     return { rows, total };
   }
 
   /** Ids of files still to be (or being) processed, oldest first. */
   openIds(): string[] {
-    const rows = this.db
-      .prepare("SELECT id FROM bulk_files WHERE state IN ('pending', 'processing') ORDER BY seq")
-      .all() as { id: string }[];
+    const rows = prepared(
+      this.db,
+      "SELECT id FROM bulk_files WHERE state IN ('pending', 'processing') ORDER BY seq",
+    ).all() as { id: string }[];
     return rows.map((r) => r.id);
   }
 
   /** Marks a run of the file as started and counts the attempt. */
   start(id: string): FileRow | null {
-    this.db
-      .prepare(
-        `UPDATE bulk_files SET state = 'processing', attempts = attempts + 1, updated_at = ?
+    prepared(
+      this.db,
+      `UPDATE bulk_files SET state = 'processing', attempts = attempts + 1, updated_at = ?
          WHERE id = ? AND state IN ('pending', 'processing')`,
-      )
-      .run(nowIso(), id);
+    ).run(nowIso(), id);
     return this.getById(id);
   }
 
   commit(id: string, p: Progress): void {
-    this.db
-      .prepare(
-        `UPDATE bulk_files SET rows_done = rows_done + ?, out_bytes = out_bytes + ?,
+    prepared(
+      this.db,
+      `UPDATE bulk_files SET rows_done = rows_done + ?, out_bytes = out_bytes + ?,
            deliverable = deliverable + ?, undeliverable = undeliverable + ?, unknown = unknown + ?,
            risky = risky + ?, attempts = 0, updated_at = ?
          WHERE id = ? AND state = 'processing'`,
-      )
-      .run(
-        p.rows,
-        p.bytes,
-        p.counts.deliverable,
-        p.counts.undeliverable,
-        p.counts.unknown,
-        p.counts.risky,
-        nowIso(),
-        id,
-      );
+    ).run(
+      p.rows,
+      p.bytes,
+      p.counts.deliverable,
+      p.counts.undeliverable,
+      p.counts.unknown,
+      p.counts.risky,
+      nowIso(),
+      id,
+    );
   }
 
   /** Completes the file and refunds its unknown results, once. */
@@ -159,11 +160,10 @@ export class FileStore {
       .transaction(() => {
         const row = this.getById(id);
         if (row?.state !== 'processing') return;
-        this.db
-          .prepare(
-            "UPDATE bulk_files SET state = 'completed', credit_refund = unknown, updated_at = ? WHERE id = ?",
-          )
-          .run(nowIso(), id);
+        prepared(
+          this.db,
+          "UPDATE bulk_files SET state = 'completed', credit_refund = unknown, updated_at = ? WHERE id = ?",
+        ).run(nowIso(), id);
         giveCredits(this.db, row.key_id, row.unknown);
       })
       .immediate();
@@ -175,11 +175,10 @@ export class FileStore {
       .transaction(() => {
         const row = this.getById(id);
         if (!row || (row.state !== 'processing' && row.state !== 'pending')) return;
-        this.db
-          .prepare(
-            "UPDATE bulk_files SET state = 'failed', credit_refund = credit_usage, error = ?, updated_at = ? WHERE id = ?",
-          )
-          .run(error, nowIso(), id);
+        prepared(
+          this.db,
+          "UPDATE bulk_files SET state = 'failed', credit_refund = credit_usage, error = ?, updated_at = ? WHERE id = ?",
+        ).run(error, nowIso(), id);
         giveCredits(this.db, row.key_id, row.credit_usage - row.credit_refund);
       })
       .immediate();

@@ -1,5 +1,5 @@
 import type { Db } from './db';
-import { nowIso } from './db';
+import { nowIso, prepared } from './db';
 import { hashApiKey, newApiKey, newId } from './ids';
 
 export interface KeyRecord {
@@ -23,7 +23,7 @@ export class KeyStore {
   constructor(private readonly db: Db) {}
 
   count(): number {
-    const row = this.db.prepare('SELECT COUNT(*) AS n FROM api_keys').get() as { n: number };
+    const row = prepared(this.db, 'SELECT COUNT(*) AS n FROM api_keys').get() as { n: number };
     return row.n;
   }
 
@@ -38,37 +38,39 @@ export class KeyStore {
       revoked_at: null,
       created_at: nowIso(),
     };
-    this.db
-      .prepare(
-        `INSERT INTO api_keys (id, key_hash, key_prefix, label, credits, expires_at, revoked_at, created_at)
+    prepared(
+      this.db,
+      `INSERT INTO api_keys (id, key_hash, key_prefix, label, credits, expires_at, revoked_at, created_at)
          VALUES (@id, @key_hash, @key_prefix, @label, @credits, @expires_at, @revoked_at, @created_at)`,
-      )
-      .run({ ...record, key_hash: hashApiKey(key) });
+    ).run({ ...record, key_hash: hashApiKey(key) });
     return { key, record };
   }
 
   /** The live (not revoked) key record for a presented key, or null. */
   findByKey(key: string): KeyRecord | null {
-    const row = this.db
-      .prepare('SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL')
-      .get(hashApiKey(key)) as KeyRecord | undefined;
+    const row = prepared(this.db, 'SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').get(
+      hashApiKey(key),
+    ) as KeyRecord | undefined;
     return row ?? null;
   }
 
   /** Looks a key up (revoked ones too) by the key itself or by its id. */
   find(keyOrId: string): KeyRecord | null {
-    const row = this.db
-      .prepare('SELECT * FROM api_keys WHERE key_hash = ? OR id = ?')
-      .get(hashApiKey(keyOrId), keyOrId) as KeyRecord | undefined;
+    const row = prepared(this.db, 'SELECT * FROM api_keys WHERE key_hash = ? OR id = ?').get(
+      hashApiKey(keyOrId),
+      keyOrId,
+    ) as KeyRecord | undefined;
     return row ?? null;
   }
 
   get(id: string): KeyRecord | null {
-    return (this.db.prepare('SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRecord | undefined) ?? null;
+    return (
+      (prepared(this.db, 'SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRecord | undefined) ?? null
+    );
   }
 
   list(): KeyRecord[] {
-    return this.db.prepare('SELECT * FROM api_keys ORDER BY created_at').all() as KeyRecord[];
+    return prepared(this.db, 'SELECT * FROM api_keys ORDER BY created_at').all() as KeyRecord[];
   }
 
   give(id: string, amount: number): void {
@@ -76,9 +78,10 @@ export class KeyStore {
   }
 
   revoke(id: string): boolean {
-    const result = this.db
-      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
-      .run(nowIso(), id);
+    const result = prepared(
+      this.db,
+      'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+    ).run(nowIso(), id);
     return result.changes === 1;
   }
 }
@@ -90,16 +93,18 @@ export class KeyStore {
  */
 export function takeCredits(db: Db, keyId: string, amount: number): boolean {
   if (amount === 0) return true;
-  const result = db
-    .prepare('UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ?')
-    .run(amount, keyId, amount);
+  const result = prepared(db, 'UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ?').run(
+    amount,
+    keyId,
+    amount,
+  );
   return result.changes === 1;
 }
 
 /** Gives `amount` credits (back) to key `keyId`. */
 export function giveCredits(db: Db, keyId: string, amount: number): void {
   if (amount === 0) return;
-  db.prepare('UPDATE api_keys SET credits = credits + ? WHERE id = ?').run(amount, keyId);
+  prepared(db, 'UPDATE api_keys SET credits = credits + ? WHERE id = ?').run(amount, keyId);
 }
 
 export function isExpired(record: KeyRecord, now = Date.now()): boolean {

@@ -1,7 +1,7 @@
 import type { Mode, SingleResult } from '../../lib/api/contract';
 import type { VerificationResult } from '../engine/types';
 import type { Db } from './db';
-import { nowIso } from './db';
+import { nowIso, prepared } from './db';
 import { newId } from './ids';
 import { giveCredits, takeCredits } from './keys';
 
@@ -38,12 +38,11 @@ export class TaskStore {
           created_at: now,
           updated_at: now,
         };
-        this.db
-          .prepare(
-            `INSERT INTO single_tasks (id, key_id, email, mode, state, result, credits_refunded, created_at, updated_at)
+        prepared(
+          this.db,
+          `INSERT INTO single_tasks (id, key_id, email, mode, state, result, credits_refunded, created_at, updated_at)
              VALUES (@id, @key_id, @email, @mode, @state, @result, @credits_refunded, @created_at, @updated_at)`,
-          )
-          .run(row);
+        ).run(row);
         return row;
       })
       .immediate();
@@ -51,20 +50,21 @@ export class TaskStore {
 
   /** A task of this key, or null (another key's task is reported as absent). */
   get(keyId: string, id: string): TaskRow | null {
-    const row = this.db.prepare('SELECT * FROM single_tasks WHERE id = ? AND key_id = ?').get(id, keyId);
+    const row = prepared(this.db, 'SELECT * FROM single_tasks WHERE id = ? AND key_id = ?').get(id, keyId);
     return (row as TaskRow | undefined) ?? null;
   }
 
   pendingIds(): string[] {
-    const rows = this.db
-      .prepare("SELECT id FROM single_tasks WHERE state = 'pending' ORDER BY created_at")
-      .all() as { id: string }[];
+    const rows = prepared(
+      this.db,
+      "SELECT id FROM single_tasks WHERE state = 'pending' ORDER BY created_at",
+    ).all() as { id: string }[];
     return rows.map((r) => r.id);
   }
 
   getById(id: string): TaskRow | null {
     return (
-      (this.db.prepare('SELECT * FROM single_tasks WHERE id = ?').get(id) as TaskRow | undefined) ?? null
+      (prepared(this.db, 'SELECT * FROM single_tasks WHERE id = ?').get(id) as TaskRow | undefined) ?? null
     );
   }
 
@@ -91,12 +91,11 @@ export class TaskStore {
     };
     this.db
       .transaction(() => {
-        const done = this.db
-          .prepare(
-            `UPDATE single_tasks SET state = 'completed', result = ?, credits_refunded = ?, updated_at = ?
+        const done = prepared(
+          this.db,
+          `UPDATE single_tasks SET state = 'completed', result = ?, credits_refunded = ?, updated_at = ?
              WHERE id = ? AND state = 'pending'`,
-          )
-          .run(JSON.stringify(full), refund, now, task.id);
+        ).run(JSON.stringify(full), refund, now, task.id);
         if (done.changes === 1) giveCredits(this.db, task.key_id, refund);
       })
       .immediate();
