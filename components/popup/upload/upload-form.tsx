@@ -24,6 +24,7 @@ export function UploadForm({
   busy: boolean;
 }) {
   const credits = choices.column >= 0 ? (summary.nonEmpty[choices.column] ?? 0) : null;
+  const problem = columnProblem(summary.headers, choices.column);
   return (
     <form
       class="upload-form"
@@ -72,14 +73,37 @@ export function UploadForm({
           onInput={(event) => onChange({ ...choices, fileName: event.currentTarget.value })}
         />
       </div>
-      <p class="credits" data-testid="credits">
-        {credits === null
-          ? t('popup_credits_choose_column')
-          : t('popup_credits', formatNumber(credits), formatNumber(summary.rowCount))}
-      </p>
-      <button type="submit" class="primary wide" disabled={busy || credits === null || credits === 0}>
+      {problem ? (
+        <p class="form-error" role="alert" data-testid="column-problem">
+          {problem}
+        </p>
+      ) : (
+        <p class="credits" data-testid="credits">
+          {credits === null
+            ? t('popup_credits_choose_column')
+            : t('popup_credits', formatNumber(credits), formatNumber(summary.rowCount))}
+        </p>
+      )}
+      <button
+        type="submit"
+        class="primary wide"
+        disabled={busy || problem !== null || credits === null || credits === 0}
+      >
         {t('popup_upload_button')}
       </button>
     </form>
   );
+}
+
+/**
+ * Why the chosen column cannot be sent: the service finds the email column by its header name
+ * (exact match first), so a column without a name, or with the name of an earlier column, cannot
+ * be asked for.
+ */
+export function columnProblem(headers: readonly string[], column: number): string | null {
+  const name = headers[column];
+  if (name === undefined) return null;
+  if (name === '') return t('popup_column_problem_unnamed', column + 1);
+  if (headers.indexOf(name) !== column) return t('popup_column_problem_duplicate', name);
+  return null;
 }
