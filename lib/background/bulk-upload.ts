@@ -74,6 +74,9 @@ export async function startBulkUpload(
   request: UploadRequest,
 ): Promise<{ view: BulkJobView; done: Promise<void> }> {
   if (!isUploadKey(request.blobKey)) throw new ApiError('bad_request', 'Not a staged upload');
+  const owner = (await getJobs()).find((job) => job.kind === 'bulk' && job.blobKey === request.blobKey);
+  if (owner)
+    throw new ApiError('bad_request', msg('bg_upload_already', 'This file is already being uploaded'));
   const now = Date.now();
   const job: BulkJob = {
     kind: 'bulk',
@@ -93,16 +96,23 @@ export async function startBulkUpload(
   activeUploads.add(job.id);
   await addJob(job);
   await updateBadge();
+  // A persistent (Firefox) background may not restart for days: tidy up here too.
+  sweepAbandonedUploads(now).catch((err) => console.warn('[verimark] sweep staged uploads', err));
   return { view: toBulkView(job), done: upload(job) };
 }
 
 /** How far the service's clock may be behind ours when matching an interrupted upload. */
-const CLOCK_SKEW_MS = 10 * 60_000;
+const CLOCK_SKEW_MS = 2 * 60_000;
+/**
+ * How long an interrupted upload is looked for in the file list before it is given up: a file
+ * sent in full may still be being read (and charged) by the service when the worker restarts.
+ */
+export const RECHECK_FOR_MS = 10 * 60_000;
 
 /**
  * Whether an interrupted upload reached the service: the id of the one file of the job's name
- * created since the upload began and followed by no other job; `null` when there is certainly
- * none; `undefined` when the list cannot tell (two candidates, a record without a date, an error).
+ * created since the upload began and followed by no other job; `null` when the whole list shows
+ * none (yet); `undefined` when the list cannot tell (two candidates, a record without a date).
  */
 async function findArrivedFile(
   client: ApiClient,
@@ -122,11 +132,12 @@ async function findArrivedFile(
 
 /**
  * After a worker restart, an upload that was under way may or may not have reached the service;
- * it is never sent twice. The file list decides: a file of that name that arrived since is
- * followed as if the upload had answered; when none did, the job fails saying to upload again;
- * when the list cannot tell, it fails saying to check the file list.
+ * it is never sent twice. The file list decides, checked on every polling round: a file of that
+ * name that arrived since is followed as if the upload had answered. For RECHECK_FOR_MS the job
+ * waits (the service may still be reading the file); then it fails, saying to upload again when
+ * the list showed no such file, or to check the file list when it could not tell.
  */
-export async function recoverInterruptedUploads(): Promise<void> {
+export async function recoverInterruptedUploads(now = Date.now()): Promise<void> {
   const jobs = await getJobs();
   const interrupted = jobs.filter(
     (job): job is BulkJob => job.kind === 'bulk' && job.phase === 'uploading' && !activeUploads.has(job.id),
@@ -140,19 +151,23 @@ export async function recoverInterruptedUploads(): Promise<void> {
     if (fileId) {
       followed.add(fileId);
       await updateBulkJob(job.id, () => ({ fileId, phase: 'queued', progress: 0 }));
-    } else {
-      const error =
-        fileId === null
-          ? msg(
-              'bg_upload_not_received',
-              'The upload was interrupted before the service received the file. Upload it again.',
-            )
-          : msg(
-              'bg_upload_interrupted',
-              'The upload was interrupted. Check the file list before uploading it again.',
-            );
-      await finishBulkJob(job.id, { phase: 'failed', error, errorKind: 'network' });
+      await deleteUploadBlob(job.blobKey);
+      continue;
     }
+    const since = job.interruptedAt ?? now;
+    if (job.interruptedAt === undefined) await updateBulkJob(job.id, () => ({ interruptedAt: now }));
+    if (now - since < RECHECK_FOR_MS) continue;
+    const error =
+      fileId === null
+        ? msg(
+            'bg_upload_not_received',
+            'The upload was interrupted before the service received the file. Upload it again.',
+          )
+        : msg(
+            'bg_upload_interrupted',
+            'The upload was interrupted. Check the file list before uploading it again.',
+          );
+    await finishBulkJob(job.id, { phase: 'failed', error, errorKind: 'network' });
     await deleteUploadBlob(job.blobKey);
   }
 }

@@ -1,10 +1,16 @@
+import { get, set } from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { DESCRIPTIONS, PATHS } from '../api/contract';
 import { ok } from '../api/testing/scripted-server';
 import { newUploadKey, putUploadBlob, stageUpload, takeUploadBlob } from '../storage/upload-blobs';
 import { pollBulkJobs } from './bulk-poll';
-import { recoverInterruptedUploads, startBulkUpload, sweepAbandonedUploads } from './bulk-upload';
+import {
+  RECHECK_FOR_MS,
+  recoverInterruptedUploads,
+  startBulkUpload,
+  sweepAbandonedUploads,
+} from './bulk-upload';
 import { downloadResults, resultFileName } from './downloads';
 import { addJob, type BulkJob, getJobs } from './jobs';
 import { ensurePollAlarm, onPopupHeartbeat, POLL_ALARM } from './scheduler';
@@ -86,6 +92,17 @@ describe('startBulkUpload', () => {
     expect(await bulkJobs()).toEqual([]);
   });
 
+  it('refuses a staged file that a job already uploads (a second click must not pay twice)', async () => {
+    const blobKey = await stageUpload(new Blob(['Email\na@b.test\n']));
+    const first = await startBulkUpload({ blobKey, fileName: 'x.csv', emailColumn: '', mode: 'catch_all' });
+    await expect(
+      startBulkUpload({ blobKey, fileName: 'x.csv', emailColumn: '', mode: 'catch_all' }),
+    ).rejects.toThrow(/already being uploaded/);
+    await first.done;
+    expect(countRequests(env.server.requests, PATHS.bulk)).toBe(1);
+    expect(await bulkJobs()).toHaveLength(1);
+  });
+
   it('sweeps files chosen but never uploaded once they are old, and keeps those a job still needs', async () => {
     const now = Date.now();
     const hour = 60 * 60 * 1000;
@@ -93,7 +110,10 @@ describe('startBulkUpload', () => {
     const recent = await stageUpload(new Blob(['b']), now - hour);
     const needed = newUploadKey(now - 9 * hour);
     await putUploadBlob(needed, new Blob(['c']));
-    await putUploadBlob('legacy-key', new Blob(['d']));
+    await putUploadBlob('foreign-key', new Blob(['d']));
+    // Where builds before the uploads store kept them: idb-keyval's default store.
+    const legacy = newUploadKey(now - 60_000);
+    await set(legacy, new Blob(['e']));
     await addJob(
       bulkJob({
         id: 'b-up',
@@ -104,9 +124,10 @@ describe('startBulkUpload', () => {
         blobKey: needed,
       }),
     );
-    expect(await sweepAbandonedUploads(now)).toBe(2);
+    expect(await sweepAbandonedUploads(now)).toBe(3);
     expect(await takeUploadBlob(abandoned)).toBeUndefined();
-    expect(await takeUploadBlob('legacy-key')).toBeUndefined();
+    expect(await takeUploadBlob('foreign-key')).toBeUndefined();
+    expect(await get(legacy)).toBeUndefined();
     expect(await takeUploadBlob(recent)).toBeInstanceOf(Blob);
     expect(await takeUploadBlob(needed)).toBeInstanceOf(Blob);
   });
@@ -136,6 +157,29 @@ describe('recoverInterruptedUploads (after a worker stop during an upload)', () 
     ...(createdAt === null ? {} : { createdAt: new Date(createdAt).toISOString() }),
   });
 
+  /** The first round finds the upload cut off; the one after RECHECK_FOR_MS gives up. */
+  const giveUp = async (now: number) => {
+    const failed = async () => (await bulkJobs()).filter((job) => job.phase === 'failed').length;
+    const before = await failed();
+    await recoverInterruptedUploads(now);
+    expect(await failed()).toBe(before);
+    await recoverInterruptedUploads(now + RECHECK_FOR_MS);
+  };
+
+  it('waits while the service may still be reading the file, and follows it once listed', async () => {
+    const now = Date.now();
+    const blobKey = await interrupted(now);
+    await recoverInterruptedUploads(now);
+    await recoverInterruptedUploads(now + RECHECK_FOR_MS - 1);
+    expect((await bulkJobs())[0]).toMatchObject({ phase: 'uploading', interruptedAt: now, error: null });
+    expect(await takeUploadBlob(blobKey)).toBeInstanceOf(Blob);
+    expect(await notifications()).toEqual([]);
+    env.service.state.files = [record('file-late', 'old.csv', now + 30_000)];
+    await recoverInterruptedUploads(now + RECHECK_FOR_MS);
+    expect((await bulkJobs())[0]).toMatchObject({ fileId: 'file-late', phase: 'queued' });
+    expect(countRequests(env.server.requests, PATHS.bulk)).toBe(0);
+  });
+
   it('follows the file that reached the service, as if the upload had answered', async () => {
     const now = Date.now();
     const blobKey = await interrupted(now);
@@ -157,8 +201,12 @@ describe('recoverInterruptedUploads (after a worker stop during an upload)', () 
   it('says to upload again when the list shows the file never arrived, and never re-sends it', async () => {
     const now = Date.now();
     await interrupted(now);
-    env.service.state.files = [record('file-yesterday', 'old.csv', now - 86_400_000)];
-    await recoverInterruptedUploads();
+    // Files of that name from before the upload began (beyond clock skew) are somebody else's.
+    env.service.state.files = [
+      record('file-earlier', 'old.csv', now - 5 * 60_000),
+      record('file-yesterday', 'old.csv', now - 86_400_000),
+    ];
+    await giveUp(now);
     const [job] = await bulkJobs();
     expect(job).toMatchObject({ phase: 'failed', errorKind: 'network' });
     expect(job?.error).toMatch(/before the service received the file\. Upload it again/);
@@ -173,7 +221,7 @@ describe('recoverInterruptedUploads (after a worker stop during an upload)', () 
     // Two candidates: which one is ours?
     await interrupted(now);
     env.service.state.files = [record('f1', 'old.csv', now + 1_000), record('f2', 'old.csv', now + 2_000)];
-    await recoverInterruptedUploads();
+    await giveUp(now);
     expect((await bulkJobs())[0]?.error).toMatch(/Check the file list/);
   });
 
@@ -184,12 +232,12 @@ describe('recoverInterruptedUploads (after a worker stop during an upload)', () 
     );
     await interrupted(now, 'old.csv', 'b-a');
     env.service.state.files = [record('f1', 'old.csv', now + 1_000)];
-    await recoverInterruptedUploads();
+    await giveUp(now);
     expect((await bulkJobs()).find((j) => j.id === 'b-a')?.error).toMatch(/Upload it again/);
 
     await interrupted(now, 'undated.csv', 'b-b');
     env.service.state.files = [record('f9', 'undated.csv', null)];
-    await recoverInterruptedUploads();
+    await giveUp(now);
     expect((await bulkJobs()).find((j) => j.id === 'b-b')?.error).toMatch(/Check the file list/);
   });
 
@@ -202,17 +250,18 @@ describe('recoverInterruptedUploads (after a worker stop during an upload)', () 
       page: 1,
       pageSize: 50,
     });
-    await recoverInterruptedUploads();
+    await giveUp(now);
     expect((await bulkJobs())[0]?.error).toMatch(/Check the file list/);
   });
 
   it('says to check the file list when the service cannot be asked', async () => {
-    await interrupted(Date.now());
+    const now = Date.now();
+    await interrupted(now);
     env.service.state.override[PATHS.bulkFiles] = {
       status: 401,
       body: { error: 401, message: 'Invalid API key' },
     };
-    await recoverInterruptedUploads();
+    await giveUp(now);
     expect((await bulkJobs())[0]?.error).toMatch(/Check the file list/);
   });
 });

@@ -26,6 +26,8 @@ export interface BulkJob extends BulkJobView {
   mode: Mode;
   /** Set once the completion/failure notification was shown. */
   notified: boolean;
+  /** When a worker start found this upload cut off (recoverInterruptedUploads). */
+  interruptedAt?: number;
   updatedAt: number;
 }
 

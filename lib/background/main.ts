@@ -17,6 +17,8 @@ const warn = (what: string) => (err: unknown) => console.warn(`[verimark] ${what
 
 /** One polling round: re-attach single tasks, poll bulk files, re-arm or clear the alarm. */
 export async function tick(): Promise<void> {
+  await recoverInterruptedUploads().catch(warn('interrupted uploads'));
+  await sweepAbandonedUploads().catch(warn('sweep staged uploads'));
   await resumeSingleJobs().catch(warn('resume tasks'));
   markBulkPolled();
   await pollBulkJobs().catch(warn('poll files'));
@@ -29,8 +31,6 @@ export function onAlarm(alarm: { name: string }): void {
 
 /** Resumes persisted work; runs on every worker start (after a stop or a browser restart). */
 export async function resume(): Promise<void> {
-  await recoverInterruptedUploads().catch(warn('interrupted uploads'));
-  await sweepAbandonedUploads().catch(warn('sweep staged uploads'));
   await pruneJobs();
   await updateBadge();
   await tick();

@@ -65,5 +65,12 @@ export async function sweepUploadBlobs(
     await del(key, store());
     removed++;
   }
+  // Builds before the uploads store kept staged files in idb-keyval's default store.
+  for (const key of await keys()) {
+    if (typeof key === 'string' && key.startsWith(PREFIX)) {
+      await del(key);
+      removed++;
+    }
+  }
   return removed;
 }

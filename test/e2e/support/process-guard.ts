@@ -79,11 +79,10 @@ export async function waitFor<T>(
  * Errors of the browser's automation layer, not of the page: Firefox's BiDi implementation now and
  * then refuses to pass an element handle into a call ("Not allowed to define cross-origin object
  * as property on [Object] or [Array] XrayWrapper", seen once in ~40 Firefox runs, never locally
- * reproduced), and a page that is still settling can drop its execution context. Both are thrown
- * before the sent function runs, so running the step again is safe.
+ * reproduced). It is thrown while the call's arguments are built, before the sent function runs,
+ * so running the step again is safe (unlike errors that may come after a click took effect).
  */
-const TRANSIENT =
-  /XrayWrapper|cross-origin object|Execution context was destroyed|Cannot find context with specified id/;
+const TRANSIENT = /XrayWrapper|define cross-origin object/;
 
 export function isTransientProtocolError(err: unknown): boolean {
   return err instanceof Error && TRANSIENT.test(err.message);
