@@ -81,7 +81,8 @@ export function startMarking(opts: StartOptions): Marking {
     if (batch.rescan) rescan();
     else for (const el of batch.added) if (el.isConnected) scanTree(el, sink);
     for (const el of batch.changed) if (el.isConnected) m.refresh(el);
-    placer.replaceAll();
+    // Only a change of the page's nodes or of a marked element can move badges.
+    if (batch.moved || batch.changed.length > 0) placer.replaceAll();
   };
 
   addRoot(win.document);

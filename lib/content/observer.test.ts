@@ -30,6 +30,25 @@ describe('TreeWatcher', () => {
     expect(batches).toHaveLength(1);
   });
 
+  it('makes no batch for our own badges coming and going', async () => {
+    const batches: Batch[] = [];
+    const watcher = new TreeWatcher(window, controller.signal, (b) => batches.push(b), 10);
+    watcher.observe(document);
+    const badge = document.createElement(BADGE_TAG);
+    document.body.append(badge);
+    badge.remove();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(batches).toEqual([]);
+    // A page node removed is news: what stood after it has moved.
+    const wait = nextBatch(batches);
+    const row = document.createElement('div');
+    document.body.append(row);
+    await wait;
+    const again = nextBatch(batches);
+    row.remove();
+    expect(await again).toEqual({ added: [], changed: [], rescan: false, moved: true });
+  });
+
   it('turns a flood of additions into one full rescan', async () => {
     const batches: Batch[] = [];
     const watcher = new TreeWatcher(window, controller.signal, (b) => batches.push(b), 10);

@@ -23,13 +23,18 @@ export interface Batch {
   added: Element[];
   changed: Element[];
   rescan: boolean;
+  /** Nodes of the page (not only our badges) were added or removed: badges may have moved. */
+  moved: boolean;
 }
+
+const isBadge = (node: Node) => node.nodeType === 1 && (node as Element).localName === BADGE_TAG;
 
 export class TreeWatcher {
   private readonly observer: MutationObserver;
   private readonly added = new Set<Element>();
   private readonly changed = new Set<Element>();
   private rescan = false;
+  private moved = false;
   private readonly request: () => void;
 
   constructor(
@@ -59,29 +64,47 @@ export class TreeWatcher {
   }
 
   private record(records: MutationRecord[]): void {
+    let relevant = false;
     for (const record of records) {
       if (record.type === 'attributes') {
         const target = record.target as Element;
-        if (target.localName !== BADGE_TAG) this.changed.add(target);
+        if (target.localName !== BADGE_TAG) {
+          this.changed.add(target);
+          relevant = true;
+        }
         continue;
       }
-      if (this.rescan) continue;
-      for (const node of record.addedNodes) {
-        if (node.nodeType === 1 && (node as Element).localName !== BADGE_TAG) this.added.add(node as Element);
+      // Inserting or removing our own badges is no news: it must not cause another pass.
+      const pageNodes = (nodes: NodeList) => Array.from(nodes).some((node) => !isBadge(node));
+      if (pageNodes(record.removedNodes)) {
+        this.moved = true;
+        relevant = true;
       }
+      if (!pageNodes(record.addedNodes)) continue;
+      this.moved = true;
+      relevant = true;
+      if (this.rescan) continue;
+      for (const node of record.addedNodes)
+        if (node.nodeType === 1 && !isBadge(node)) this.added.add(node as Element);
       if (this.added.size > this.threshold) {
         this.rescan = true;
         this.added.clear();
       }
     }
-    this.request();
+    if (relevant) this.request();
   }
 
   private flush(): void {
-    const batch: Batch = { added: [...this.added], changed: [...this.changed], rescan: this.rescan };
+    const batch: Batch = {
+      added: [...this.added],
+      changed: [...this.changed],
+      rescan: this.rescan,
+      moved: this.moved || this.rescan,
+    };
     this.added.clear();
     this.changed.clear();
     this.rescan = false;
+    this.moved = false;
     this.onBatch(batch);
   }
 }
