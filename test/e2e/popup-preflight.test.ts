@@ -83,6 +83,21 @@ describe('popup upload preflight (Chromium)', () => {
     expect(await column.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.text)).toBe('Email');
   });
 
+  it('says why a column without a header name cannot be uploaded, and offers no Upload', async () => {
+    const file = path.join(temp, 'unnamed.csv');
+    writeFileSync(file, 'Name,\nAda,ada@deliverable.test\nBob,bob@deliverable.test\n');
+    await chooseCsv(page, file);
+    // The addresses are found in the unnamed second column, which the service cannot be asked for.
+    const problem = await waitForSelectorText(page, '[data-testid=column-problem]', /Column 2 has no name/);
+    expect(problem).toMatch(/Name it \(for example Email\)/);
+    // Screen readers hear the same, not "ready to upload".
+    expect(await textOf(page, '[data-testid=live-status]')).toMatch(/Column 2 has no name/);
+    expect(
+      await page.$eval('button[type=submit].primary.wide', (b) => (b as HTMLButtonElement).disabled),
+    ).toBe(true);
+    await screenshotBothThemes(page, 'upload-error-unnamed-column');
+  });
+
   it('takes a file dropped onto the drop zone', async () => {
     await page.evaluate(() => {
       const data = new DataTransfer();

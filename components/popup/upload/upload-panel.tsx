@@ -18,7 +18,7 @@ import { CsvPreview } from './csv-preview';
 import { FileDrop } from './file-drop';
 import { JobsList } from './jobs-list';
 import { preflightErrorText } from './preflight-text';
-import { type UploadChoices, UploadForm } from './upload-form';
+import { columnProblem, type UploadChoices, UploadForm } from './upload-form';
 
 type Stage =
   | { kind: 'idle' }
@@ -77,7 +77,7 @@ export function UploadPanel() {
     }
     setStage({ kind: 'ready', file, summary: result });
     setChoices({ column: result.emailColumn, mode: defaultMode, fileName: file.name });
-    announce(t('popup_preflight_ready', file.name));
+    announce(columnProblem(result.headers, result.emailColumn) ?? t('popup_preflight_ready', file.name));
   };
 
   const upload = async () => {
