@@ -18,7 +18,6 @@ const warn = (what: string) => (err: unknown) => console.warn(`[verimark] ${what
 /** One polling round: re-attach single tasks, poll bulk files, re-arm or clear the alarm. */
 export async function tick(): Promise<void> {
   await recoverInterruptedUploads().catch(warn('interrupted uploads'));
-  await sweepAbandonedUploads().catch(warn('sweep staged uploads'));
   await resumeSingleJobs().catch(warn('resume tasks'));
   markBulkPolled();
   await pollBulkJobs().catch(warn('poll files'));
@@ -31,6 +30,7 @@ export function onAlarm(alarm: { name: string }): void {
 
 /** Resumes persisted work; runs on every worker start (after a stop or a browser restart). */
 export async function resume(): Promise<void> {
+  await sweepAbandonedUploads().catch(warn('sweep staged uploads'));
   await pruneJobs();
   await updateBadge();
   await tick();

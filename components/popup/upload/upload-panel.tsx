@@ -44,6 +44,15 @@ export function UploadPanel() {
     previous?.key.then(deleteUploadBlob).catch(() => undefined);
   };
 
+  /** The key `file` was staged under while the preflight ran; staged now if it was not, or failed then. */
+  const stagedKey = async (file: File): Promise<string> => {
+    const earlier = staged.current?.file === file ? await staged.current.key.catch(() => null) : null;
+    if (earlier) return earlier;
+    const key = stageUpload(file);
+    staged.current = { file, key };
+    return key;
+  };
+
   useEffect(() => {
     void call(() => sendMessage('getSettings'), 'local').then((settings) => {
       if (settings) setDefaultMode(settings.defaultMode);
@@ -86,13 +95,7 @@ export function UploadPanel() {
     if (emailColumn === undefined) return;
     setBusy(true);
     const job = await call(async () => {
-      // Staged while the preflight ran; staged again if that failed (e.g. storage was full then).
-      if (staged.current?.file !== stage.file)
-        staged.current = { file: stage.file, key: stageUpload(stage.file) };
-      const blobKey = await staged.current.key.catch(() => {
-        staged.current = { file: stage.file, key: stageUpload(stage.file) };
-        return staged.current.key;
-      });
+      const blobKey = await stagedKey(stage.file);
       const started = await sendMessage('startBulkUpload', {
         blobKey,
         fileName: choices.fileName.trim() || stage.file.name,
