@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from './client';
 import { DESCRIPTIONS, ERRORS, PATHS } from './contract';
-import { ApiError } from './errors';
 import { parseRetryAfter } from './http';
+import { apiError } from './testing/api-error';
 import { fail, ok, type Script, startScriptedServer } from './testing/scripted-server';
 
 let server: Awaited<ReturnType<typeof startScriptedServer>>;
@@ -16,15 +16,6 @@ const client = (script: Script) => {
     retry: { sleep: async (ms) => void sleeps.push(ms) },
   });
 };
-
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 beforeAll(async () => {
   server = await startScriptedServer(() => ({ status: 500 }));

@@ -5,22 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../lib/api/client';
 import { ERRORS } from '../../lib/api/contract';
-import { ApiError } from '../../lib/api/errors';
+import type { ApiError } from '../../lib/api/errors';
+import { apiError } from '../../lib/api/testing/api-error';
 import { readVerdict } from '../../lib/api/verdict';
 import { pollSingleTask } from '../../lib/background/single-poller';
 import { lastLine, type RunningService, startService } from '../../server/test-support/service';
 
 let service: RunningService;
 let api: ApiClient;
-
-async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApiError)) throw new Error(`expected an ApiError, got ${String(err)}`);
-  return err;
-}
 
 async function verify(client: ApiClient, email: string) {
   const { taskId } = await client.verifySingle(email, 'catch_all');
