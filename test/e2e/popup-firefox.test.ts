@@ -5,7 +5,14 @@
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { chooseCsv, FIXTURES, openPopup, selectTab, waitForSelectorText } from './fixtures/popup/popup-page';
+import {
+  chooseCsv,
+  FIXTURES,
+  openPopup,
+  selectTab,
+  waitForCompletedJob,
+  waitForSelectorText,
+} from './fixtures/popup/popup-page';
 import { launchFirefox } from './harness';
 import { button, click, control, fill } from './support/dom';
 import { useExtension } from './support/extension-suite';
@@ -45,11 +52,7 @@ describe('popup (Firefox smoke)', () => {
     await chooseCsv(page, path.join(FIXTURES, 'bom.csv'));
     await waitForSelectorText(page, '[data-testid=credits]', /takes: 2 \(addresses: 2, rows: 3\)/);
     await click(page, 'Upload');
-    await waitFor(
-      () => page.evaluate(() => document.querySelector('[data-testid=jobs] [data-phase=completed]') !== null),
-      90_000,
-      'the upload to complete',
-    );
+    await waitForCompletedJob(page);
     await selectTab(page, 'Files');
     const row = await waitForSelectorText(page, '[data-testid=file-row][data-state=completed]', /bom\.csv/);
     expect(row).toContain('2 deliverable, 0 undeliverable, 0 risky, 0 unknown');

@@ -17,6 +17,7 @@ import {
   screenshotBothThemes,
   selectTab,
   textOf,
+  waitForCompletedJob,
   waitForSelectorText,
 } from './fixtures/popup/popup-page';
 import { creditsOf, uploadElsewhere } from './fixtures/popup/service-helpers';
@@ -158,11 +159,7 @@ describe('popup (Chromium, real service)', () => {
     await selectTab(page, 'CSV upload');
     await waitForSelectorText(page, '[data-testid=jobs]', /contacts\.csv/);
     await screenshotBothThemes(page, 'upload-progress');
-    await waitFor(
-      () => page.evaluate(() => document.querySelector('[data-testid=jobs] [data-phase=completed]') !== null),
-      90_000,
-      'the upload to complete',
-    );
+    await waitForCompletedJob(page);
     await screenshotBothThemes(page, 'upload-completed');
 
     await selectTab(page, 'Files');
