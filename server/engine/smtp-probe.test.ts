@@ -1,17 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type ScriptedSmtp, startScriptedSmtp } from '../test-support/scripted-smtp';
+import { describe, expect, it } from 'vitest';
+import { useScriptedSmtp } from '../test-support/scripted-smtp';
 import { createResolver } from './dns-route';
 import { createLimits } from './limits';
 import { probe } from './smtp-probe';
 import type { EngineConfig } from './types';
 
-const servers: ScriptedSmtp[] = [];
-const scripted = async (greeting: string, answer: (line: string) => string | null) => {
-  const server = await startScriptedSmtp(greeting, answer);
-  servers.push(server);
-  return server;
-};
-afterEach(() => Promise.all(servers.splice(0).map((s) => s.close())));
+const scripted = useScriptedSmtp();
 
 const config = (port: number): EngineConfig => ({
   dnsServers: [],

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type ScriptedSmtp, startScriptedSmtp } from '../test-support/scripted-smtp';
+import { describe, expect, it } from 'vitest';
+import { useScriptedSmtp } from '../test-support/scripted-smtp';
 import { openSmtpSession, ReplyParser, SmtpFailure } from './smtp-session';
 
 describe('ReplyParser', () => {
@@ -26,13 +26,7 @@ describe('ReplyParser', () => {
   });
 });
 
-const servers: ScriptedSmtp[] = [];
-const scripted = async (greeting: string, answer: (line: string) => string | null) => {
-  const server = await startScriptedSmtp(greeting, answer);
-  servers.push(server);
-  return server;
-};
-afterEach(() => Promise.all(servers.splice(0).map((s) => s.close())));
+const scripted = useScriptedSmtp();
 
 describe('openSmtpSession', () => {
   it('reads the greeting, sends commands one at a time and quits', async () => {

@@ -4,6 +4,7 @@
  * '' = stay silent, null = drop the connection). Records the lines it received.
  */
 import net from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface ScriptedSmtp {
   port: number;
@@ -45,5 +46,22 @@ export async function startScriptedSmtp(
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * For a test file: `scripted(greeting, answer)` starts a scripted server that is closed after
+ * each test.
+ */
+export function useScriptedSmtp(): (
+  greeting: string,
+  answer: (line: string) => string | null,
+) => Promise<ScriptedSmtp> {
+  const servers: ScriptedSmtp[] = [];
+  afterEach(() => Promise.all(servers.splice(0).map((s) => s.close())));
+  return async (greeting, answer) => {
+    const server = await startScriptedSmtp(greeting, answer);
+    servers.push(server);
+    return server;
   };
 }
