@@ -3,7 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { DESCRIPTIONS, PATHS } from '../api/contract';
 import { ok } from '../api/testing/scripted-server';
-import { newUploadKey, putUploadBlob, stageUpload, takeUploadBlob } from '../storage/upload-blobs';
+import { idbStore } from '../storage/idb';
+import { newUploadKey, stageUpload, takeUploadBlob } from '../storage/upload-blobs';
 import { pollBulkJobs } from './bulk-poll';
 import {
   RECHECK_FOR_MS,
@@ -109,8 +110,8 @@ describe('startBulkUpload', () => {
     const abandoned = await stageUpload(new Blob(['a']), now - 7 * hour);
     const recent = await stageUpload(new Blob(['b']), now - hour);
     const needed = newUploadKey(now - 9 * hour);
-    await putUploadBlob(needed, new Blob(['c']));
-    await putUploadBlob('foreign-key', new Blob(['d']));
+    await set(needed, new Blob(['c']), idbStore('uploads'));
+    await set('foreign-key', new Blob(['d']), idbStore('uploads'));
     // Where builds before the uploads store kept them: idb-keyval's default store.
     const legacy = newUploadKey(now - 60_000);
     await set(legacy, new Blob(['e']));

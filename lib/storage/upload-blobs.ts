@@ -10,7 +10,7 @@ import { idbStore } from './idb';
 
 const PREFIX = 'upload:';
 /** A staged file that no job has taken after this long was abandoned (the popup closed). */
-export const ABANDONED_AFTER_MS = 6 * 60 * 60 * 1000;
+const ABANDONED_AFTER_MS = 6 * 60 * 60 * 1000;
 
 const store = () => idbStore('uploads');
 
@@ -32,10 +32,6 @@ export async function stageUpload(blob: Blob, now = Date.now()): Promise<string>
   const key = newUploadKey(now);
   await set(key, blob, store());
   return key;
-}
-
-export async function putUploadBlob(blobKey: string, blob: Blob): Promise<void> {
-  await set(blobKey, blob, store());
 }
 
 export async function takeUploadBlob(blobKey: string): Promise<Blob | undefined> {

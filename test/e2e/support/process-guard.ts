@@ -84,7 +84,7 @@ export async function waitFor<T>(
  */
 const TRANSIENT = /XrayWrapper|define cross-origin object/;
 
-export function isTransientProtocolError(err: unknown): boolean {
+function isTransientProtocolError(err: unknown): boolean {
   return err instanceof Error && TRANSIENT.test(err.message);
 }
 
