@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Papa from 'papaparse';
-import { type Api, apiWithNewKey } from '../server/test-support/api';
-import { FAKE_DOMAINS as D, startFakeNet } from '../server/test-support/fake-net';
-import { startService } from '../server/test-support/service';
+import { type Api, apiWithNewKey } from '../server/testing/api';
+import { FAKE_DOMAINS as D, startFakeNet } from '../server/testing/fake-net';
+import { startService } from '../server/testing/service';
 
 const ROWS = Number(process.argv[2] ?? 5000);
 const DOMAINS = [D.deliverable, D.rejecting, D.catchAll, D.mailboxFull, D.freeProvider, D.aFallback];

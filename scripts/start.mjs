@@ -92,7 +92,7 @@ async function build() {
 
 async function launchBrowser(url, key) {
   const { tsImport } = await import('tsx/esm/api');
-  const harness = await tsImport('../test/e2e/harness.ts', import.meta.url);
+  const harness = await tsImport('../test/e2e/testing/session.ts', import.meta.url);
   browser = await harness.launchChromium({
     userDataDir: path.join(DATA_DIR, 'chromium-profile'),
     headless,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, PATHS } from '../lib/api/contract';
-import { Api, balanceOf } from './test-support/api';
-import { lastLine, type RunningService, startService } from './test-support/service';
+import { Api, balanceOf } from './testing/api';
+import { lastLine, type RunningService, startService } from './testing/service';
 
 let service: RunningService;
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../lib/api/contract';
-import { Api, waitFor } from './test-support/api';
-import { type FakeNet, startFakeNet } from './test-support/fake-net';
-import { type RunningService, startService } from './test-support/service';
+import { Api, waitFor } from './testing/api';
+import { type FakeNet, startFakeNet } from './testing/fake-net';
+import { type RunningService, startService } from './testing/service';
 
 let net: FakeNet;
 let dataDir = '';

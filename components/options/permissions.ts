@@ -6,7 +6,7 @@
  */
 import { browser } from 'wxt/browser';
 import { originPattern } from '@/lib/api/service-url';
-import { needsPermissionPrompt } from '@/lib/content/site-patterns';
+import { needsPermissionPrompt } from '@/lib/shared/site-patterns';
 
 /** Asks for the service's origin (the commercial service may not send CORS headers). */
 export async function requestServiceOrigin(origin: string): Promise<boolean> {

@@ -3,7 +3,7 @@
  * buttons: pressed while the site is enabled. Each click goes straight to `onToggle`, which must
  * ask for the permission before anything else is awaited (the prompt needs the user's gesture).
  */
-import { msg } from '@/lib/background/i18n';
+import { msg } from '@/lib/shared/i18n';
 import { SUGGESTED_SITES } from '../site-toggle/suggested-sites';
 
 interface Props {

@@ -4,9 +4,9 @@
  * background registers the content script for it (lib/background/sites.ts).
  */
 import { browser } from 'wxt/browser';
-import { msg } from '@/lib/background/i18n';
-import { needsPermissionPrompt, siteFromInput, sitePatterns } from '@/lib/content/site-patterns';
 import { sendMessage } from '@/lib/messages';
+import { msg } from '@/lib/shared/i18n';
+import { needsPermissionPrompt, siteFromInput, sitePatterns } from '@/lib/shared/site-patterns';
 
 export type EnableResult = { ok: true; site: string } | { ok: false; message: string };
 

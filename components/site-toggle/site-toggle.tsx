@@ -4,9 +4,9 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { msg } from '@/lib/background/i18n';
-import { coveringSite, siteOfUrl } from '@/lib/content/site-patterns';
 import { sendMessage } from '@/lib/messages';
+import { msg } from '@/lib/shared/i18n';
+import { coveringSite, siteOfUrl } from '@/lib/shared/site-patterns';
 import { disableSite, enableSite } from './enable-site';
 
 interface ActiveTab {

@@ -1,9 +1,9 @@
 /** The context menu "Verify email address" for selected text and mailto links; the verdict shows as a notification. */
 import { browser } from 'wxt/browser';
 import { fromMessageError } from '../api/errors';
-import { addressesInText } from '../content/extract/address-list';
-import { mailtoRecipients } from '../content/extract/mailto';
-import { msg } from './i18n';
+import { addressesInText } from '../shared/extract/address-list';
+import { mailtoRecipients } from '../shared/extract/mailto';
+import { msg } from '../shared/i18n';
 import { notify, notifyVerdict } from './notify';
 import { verifyEmail } from './verify';
 

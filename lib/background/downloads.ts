@@ -6,8 +6,8 @@
  */
 import { browser } from 'wxt/browser';
 import { ApiError } from '../api/errors';
+import { msg } from '../shared/i18n';
 import { getSettings } from '../storage/settings';
-import { msg } from './i18n';
 import { getClient } from './service';
 
 /** Longest base name kept, in UTF-8 bytes: with the suffix well under every file system's 255. */

@@ -1,7 +1,7 @@
 /** Desktop notifications: bulk files that finished, and context-menu verdicts. */
 import { browser } from 'wxt/browser';
 import type { VerdictView } from '../messages';
-import { msg } from './i18n';
+import { msg } from '../shared/i18n';
 import { type BulkJob, updateBulkJob } from './jobs';
 
 const ICON = 'icon/128.png';

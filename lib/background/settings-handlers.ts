@@ -3,8 +3,8 @@ import { createApiClient } from '../api/client';
 import { MODES } from '../api/contract';
 import { ApiError } from '../api/errors';
 import { checkServiceUrl } from '../api/service-url';
-import { siteEnabled } from '../content/site-patterns';
 import type { ConnectionResult, SettingsPatch, SettingsView } from '../messages';
+import { siteEnabled } from '../shared/site-patterns';
 import { getApiKey, setApiKey } from '../storage/api-key';
 import { getSettings, normalizeSites, type Settings, updateSettings } from '../storage/settings';
 

@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { storage } from 'wxt/utils/storage';
 import { DEFAULT_MODE, MODES, type Mode } from '../api/contract';
-import { siteFromInput } from '../content/site-patterns';
+import { siteFromInput } from '../shared/site-patterns';
 
 export interface Settings {
   serviceUrl: string;

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
 import { openDatabase } from '../store/db';
 import { KeyStore } from '../store/keys';
-import { Api } from '../test-support/api';
-import { FAKE_DOMAINS as D, type FakeNet, fakeNetEnv, startFakeNet } from '../test-support/fake-net';
+import { Api } from '../testing/api';
+import { FAKE_DOMAINS as D, type FakeNet, fakeNetEnv, startFakeNet } from '../testing/fake-net';
 import { buildApp } from './app';
 
 let net: FakeNet;

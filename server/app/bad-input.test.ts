@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { ERRORS, PATHS, RESULT_COLUMNS } from '../../lib/api/contract';
-import { useService } from '../test-support/api';
-import { FAKE_DOMAINS as D } from '../test-support/fake-net';
+import { useService } from '../testing/api';
+import { FAKE_DOMAINS as D } from '../testing/fake-net';
 
 const svc = useService();
 const { newKey, balance } = svc;

@@ -4,8 +4,8 @@ import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, PATHS, RESULT_COLUMNS } from '../../lib/api/contract';
 import { signDownloadUrl } from '../signing';
-import { type Api, useService } from '../test-support/api';
-import { FAKE_DOMAINS as D } from '../test-support/fake-net';
+import { type Api, useService } from '../testing/api';
+import { FAKE_DOMAINS as D } from '../testing/fake-net';
 
 const svc = useService();
 const { newKey, balance } = svc;

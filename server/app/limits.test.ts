@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, PATHS } from '../../lib/api/contract';
-import { Api, apiWithNewKey } from '../test-support/api';
-import { type FakeNet, startFakeNet } from '../test-support/fake-net';
-import { type RunningService, startService } from '../test-support/service';
+import { Api, apiWithNewKey } from '../testing/api';
+import { type FakeNet, startFakeNet } from '../testing/fake-net';
+import { type RunningService, startService } from '../testing/service';
 
 let net: FakeNet;
 let service: RunningService;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, PATHS } from '../../lib/api/contract';
-import { type Api, apiWithNewKey } from '../test-support/api';
-import { type RunningService, startService } from '../test-support/service';
+import { type Api, apiWithNewKey } from '../testing/api';
+import { type RunningService, startService } from '../testing/service';
 
 let service: RunningService;
 let owner: Api;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Envelope, ERRORS, PATHS, type SingleResult } from '../../lib/api/contract';
-import { useService, waitFor } from '../test-support/api';
-import { FAKE_DOMAINS as D } from '../test-support/fake-net';
+import { useService, waitFor } from '../testing/api';
+import { FAKE_DOMAINS as D } from '../testing/fake-net';
 
 const svc = useService();
 const { newKey, balance } = svc;

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERRORS, MAX_UPLOAD_BYTES } from '../../lib/api/contract';
-import { useService } from '../test-support/api';
-import { FAKE_DOMAINS as D } from '../test-support/fake-net';
+import { useService } from '../testing/api';
+import { FAKE_DOMAINS as D } from '../testing/fake-net';
 
 const svc = useService();
 

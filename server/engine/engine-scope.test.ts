@@ -3,12 +3,7 @@
  * per-MX-host concurrency, and the private-MX guard, against the real fake network.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FAKE_DOMAINS as D,
-  engineConfigForFakeNet,
-  type FakeNet,
-  startFakeNet,
-} from '../test-support/fake-net';
+import { FAKE_DOMAINS as D, engineConfigForFakeNet, type FakeNet, startFakeNet } from '../testing/fake-net';
 import { createEngine, type EngineLogger } from './engine';
 
 let net: FakeNet;

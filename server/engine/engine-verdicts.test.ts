@@ -1,15 +1,10 @@
 /**
  * Every verdict and reason of DESIGN.md §3, produced by the real engine against a real DNS
- * server and a real SMTP server on loopback (server/test-support/fake-net.ts).
+ * server and a real SMTP server on loopback (server/testing/fake-net.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REASONS, VERDICTS } from '../../lib/api/contract';
-import {
-  FAKE_DOMAINS as D,
-  engineConfigForFakeNet,
-  type FakeNet,
-  startFakeNet,
-} from '../test-support/fake-net';
+import { FAKE_DOMAINS as D, engineConfigForFakeNet, type FakeNet, startFakeNet } from '../testing/fake-net';
 import { createEngine } from './engine';
 import type { Engine, VerificationResult } from './types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useScriptedSmtp } from '../test-support/scripted-smtp';
+import { useScriptedSmtp } from '../testing/scripted-smtp';
 import { createResolver } from './dns-route';
 import { createLimits } from './limits';
 import { probe } from './smtp-probe';

@@ -4,7 +4,7 @@
  * does), marks read from `data-verimark-status` (DESIGN.md §5).
  */
 import { describe, expect, it } from 'vitest';
-import { useContentEnv } from './fixtures/content/env';
+import { useContentEnv } from './testing/content-env';
 import {
   CRM_ADDRESSES,
   creditsLeft,
@@ -12,10 +12,10 @@ import {
   rcptCount,
   sendFromExtensionPage,
   statusById,
-} from './fixtures/content/harness';
-import { budgetScenario } from './fixtures/content/scenarios';
-import { launchChromium } from './harness';
-import { waitFor } from './support/process-guard';
+} from './testing/content-pages';
+import { budgetScenario } from './testing/content-scenarios';
+import { waitFor } from './testing/process-guard';
+import { launchChromium } from './testing/session';
 
 const env = useContentEnv(launchChromium, 100);
 

@@ -1,9 +1,9 @@
 /** The content script in Firefox: runtime registration, marks, shadow roots, frames, hostile text, the budget. */
 import { describe, expect, it } from 'vitest';
-import { useContentEnv } from './fixtures/content/env';
-import { finalStatuses } from './fixtures/content/harness';
-import { budgetScenario } from './fixtures/content/scenarios';
-import { launchFirefox } from './harness';
+import { useContentEnv } from './testing/content-env';
+import { finalStatuses } from './testing/content-pages';
+import { budgetScenario } from './testing/content-scenarios';
+import { launchFirefox } from './testing/session';
 
 const env = useContentEnv(launchFirefox);
 

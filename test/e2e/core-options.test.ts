@@ -5,11 +5,11 @@
  */
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningService, startService } from '../../server/test-support/service';
-import { type ExtensionSession, launchChromium, launchFirefox } from './harness';
-import { statusText } from './support/configure';
-import { click, fill } from './support/dom';
-import { verifyInPopup } from './support/popup';
+import { type RunningService, startService } from '../../server/testing/service';
+import { statusText } from './testing/configure';
+import { click, fill } from './testing/dom';
+import { verifyInPopup } from './testing/popup';
+import { type ExtensionSession, launchChromium, launchFirefox } from './testing/session';
 
 describe.each([
   ['chromium', launchChromium],

@@ -9,14 +9,14 @@ import path from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RESULT_COLUMNS } from '../../lib/api/contract';
-import { type FakeNet, startFakeNet } from '../../server/test-support/fake-net';
-import { type RunningService, startService } from '../../server/test-support/service';
-import { type ExtensionSession, launchChromium, launchFirefox } from './harness';
-import { click, waitForText } from './support/dom';
-import { listDownloads, waitForNextDownload } from './support/downloads';
-import { shownNotificationIds, storedBulkJobs, waitForBadge } from './support/extension-state';
-import { showTab, uploadInPopup } from './support/popup';
-import { waitFor } from './support/process-guard';
+import { type FakeNet, startFakeNet } from '../../server/testing/fake-net';
+import { type RunningService, startService } from '../../server/testing/service';
+import { click, waitForText } from './testing/dom';
+import { listDownloads, waitForNextDownload } from './testing/downloads';
+import { shownNotificationIds, storedBulkJobs, waitForBadge } from './testing/extension-state';
+import { showTab, uploadInPopup } from './testing/popup';
+import { waitFor } from './testing/process-guard';
+import { type ExtensionSession, launchChromium, launchFirefox } from './testing/session';
 
 // Each slow.test recipient takes this long: the file is still processing when the browser quits.
 const SLOW_MS = 8_000;

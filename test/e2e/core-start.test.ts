@@ -9,8 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './support/paths';
-import { waitFor } from './support/process-guard';
+import { ROOT } from './testing/paths';
+import { waitFor } from './testing/process-guard';
 
 let dataDir: string;
 

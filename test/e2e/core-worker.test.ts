@@ -4,12 +4,12 @@
  * worker, polling resumes, the verdict lands in the cache, and the address is charged once.
  */
 import { expect, it } from 'vitest';
-import { extensionDir, launchChromium } from './harness';
-import { unpackedExtensionId } from './support/chromium';
-import { click, fill, waitForText } from './support/dom';
-import { badgeText, waitForBadge, workerRunning } from './support/extension-state';
-import { useExtension } from './support/extension-suite';
-import { waitFor } from './support/process-guard';
+import { unpackedExtensionId } from './testing/chromium';
+import { click, fill, waitForText } from './testing/dom';
+import { badgeText, waitForBadge, workerRunning } from './testing/extension-state';
+import { useExtension } from './testing/extension-suite';
+import { waitFor } from './testing/process-guard';
+import { extensionDir, launchChromium } from './testing/session';
 
 // The slow domain answers RCPT TO after this long: polling is under way when the worker stops.
 const SLOW_MS = 6_000;

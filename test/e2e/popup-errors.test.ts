@@ -6,8 +6,9 @@
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeNet, startFakeNet } from '../../server/test-support/fake-net';
-import { lastLine, type RunningService, startService } from '../../server/test-support/service';
+import { type FakeNet, startFakeNet } from '../../server/testing/fake-net';
+import { lastLine, type RunningService, startService } from '../../server/testing/service';
+import { click, fill } from './testing/dom';
 import {
   chooseCsv,
   FIXTURES,
@@ -15,11 +16,10 @@ import {
   screenshotBothThemes,
   selectTab,
   waitForSelectorText,
-} from './fixtures/popup/popup-page';
-import { exhaustRateLimit } from './fixtures/popup/service-helpers';
-import { type ExtensionSession, launchChromium } from './harness';
-import { click, fill } from './support/dom';
-import { waitFor } from './support/process-guard';
+} from './testing/popup-page';
+import { waitFor } from './testing/process-guard';
+import { exhaustRateLimit } from './testing/service-helpers';
+import { type ExtensionSession, launchChromium } from './testing/session';
 
 let net: FakeNet;
 let service: RunningService;

@@ -5,6 +5,8 @@
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { button, click, control, fill } from './testing/dom';
+import { useExtension } from './testing/extension-suite';
 import {
   chooseCsv,
   FIXTURES,
@@ -12,11 +14,9 @@ import {
   selectTab,
   waitForCompletedJob,
   waitForSelectorText,
-} from './fixtures/popup/popup-page';
-import { launchFirefox } from './harness';
-import { button, click, control, fill } from './support/dom';
-import { useExtension } from './support/extension-suite';
-import { waitFor } from './support/process-guard';
+} from './testing/popup-page';
+import { waitFor } from './testing/process-guard';
+import { launchFirefox } from './testing/session';
 
 const e2e = useExtension({ launch: launchFirefox });
 let page: Page;

@@ -8,6 +8,9 @@ import Papa from 'papaparse';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RESULT_COLUMNS } from '../../lib/api/contract';
+import { choose, click, control, fill, waitForText } from './testing/dom';
+import { listDownloads, waitForNextDownload } from './testing/downloads';
+import { useExtension } from './testing/extension-suite';
 import {
   chooseCsv,
   FIXTURES,
@@ -19,13 +22,10 @@ import {
   textOf,
   waitForCompletedJob,
   waitForSelectorText,
-} from './fixtures/popup/popup-page';
-import { creditsOf, uploadElsewhere } from './fixtures/popup/service-helpers';
-import { launchChromium } from './harness';
-import { choose, click, control, fill, waitForText } from './support/dom';
-import { listDownloads, waitForNextDownload } from './support/downloads';
-import { useExtension } from './support/extension-suite';
-import { waitFor } from './support/process-guard';
+} from './testing/popup-page';
+import { waitFor } from './testing/process-guard';
+import { creditsOf, uploadElsewhere } from './testing/service-helpers';
+import { launchChromium } from './testing/session';
 
 const e2e = useExtension({ launch: launchChromium });
 let page: Page;

@@ -8,17 +8,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { click } from './testing/dom';
+import { useExtension } from './testing/extension-suite';
 import {
   chooseCsv,
   openPopup,
   screenshotBothThemes,
   selectTab,
   waitForSelectorText,
-} from './fixtures/popup/popup-page';
-import { launchChromium } from './harness';
-import { click } from './support/dom';
-import { useExtension } from './support/extension-suite';
-import { waitFor } from './support/process-guard';
+} from './testing/popup-page';
+import { waitFor } from './testing/process-guard';
+import { launchChromium } from './testing/session';
 
 const ROWS = 50_000;
 const e2e = useExtension({ launch: launchChromium });

@@ -9,6 +9,8 @@ import path from 'node:path';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../lib/api/contract';
+import { control } from './testing/dom';
+import { useExtension } from './testing/extension-suite';
 import {
   chooseCsv,
   FIXTURES,
@@ -19,11 +21,9 @@ import {
   selectTab,
   textOf,
   waitForSelectorText,
-} from './fixtures/popup/popup-page';
-import { launchChromium } from './harness';
-import { control } from './support/dom';
-import { useExtension } from './support/extension-suite';
-import { waitFor } from './support/process-guard';
+} from './testing/popup-page';
+import { waitFor } from './testing/process-guard';
+import { launchChromium } from './testing/session';
 
 const e2e = useExtension({ launch: launchChromium, service: false });
 let page: Page;

@@ -12,8 +12,8 @@ import { testConnection } from '../../lib/background/settings-handlers';
 import { configure, resetBackground, until } from '../../lib/background/testing/setup';
 import { singlePollTiming, verifyEmail } from '../../lib/background/verify';
 import { stageUpload } from '../../lib/storage/upload-blobs';
-import { Api } from '../../server/test-support/api';
-import { lastLine, type RunningService, startService } from '../../server/test-support/service';
+import { Api } from '../../server/testing/api';
+import { lastLine, type RunningService, startService } from '../../server/testing/service';
 
 let service: RunningService;
 

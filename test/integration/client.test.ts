@@ -9,7 +9,7 @@ import type { ApiError } from '../../lib/api/errors';
 import { apiError } from '../../lib/api/testing/api-error';
 import { readVerdict } from '../../lib/api/verdict';
 import { pollSingleTask } from '../../lib/background/single-poller';
-import { lastLine, type RunningService, startService } from '../../server/test-support/service';
+import { lastLine, type RunningService, startService } from '../../server/testing/service';
 
 let service: RunningService;
 let api: ApiClient;

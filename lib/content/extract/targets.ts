@@ -3,8 +3,8 @@
  * One element is one target; a target may carry several addresses (a mailto: with cc, a
  * multi-address input), and its mark shows the worst verdict among them.
  */
-import { addressesInText } from './address-list';
-import { mailtoRecipients } from './mailto';
+import { addressesInText } from '../../shared/extract/address-list';
+import { mailtoRecipients } from '../../shared/extract/mailto';
 
 export type TargetKind = 'input' | 'mailto' | 'chip' | 'recipient-input' | 'message' | 'outlook';
 

@@ -11,6 +11,7 @@ const FOLDERS = [
   'entrypoints/options',
   'lib/content',
   'lib/background',
+  'lib/shared',
 ];
 const DYNAMIC = { options_mode_: MODES };
 

@@ -5,8 +5,8 @@
  * (the options page: it sends no messages but `getSettings`).
  */
 import type { Page, Target, WebWorker } from 'puppeteer-core';
-import type { ExtensionSession } from '../harness';
 import { waitFor } from './process-guard';
+import type { ExtensionSession } from './session';
 
 function isWorker(session: ExtensionSession) {
   return (t: Target) => t.type() === 'service_worker' && t.url().startsWith(session.extensionBaseUrl);

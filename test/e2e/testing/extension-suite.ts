@@ -3,9 +3,9 @@
  * and a browser with the extension configured for that service; after them all three stopped.
  */
 import { afterAll, beforeAll } from 'vitest';
-import { type FakeNet, type FakeNetOptions, startFakeNet } from '../../../server/test-support/fake-net';
-import { type RunningService, startService } from '../../../server/test-support/service';
-import type { ExtensionSession } from '../harness';
+import { type FakeNet, type FakeNetOptions, startFakeNet } from '../../../server/testing/fake-net';
+import { type RunningService, startService } from '../../../server/testing/service';
+import type { ExtensionSession } from './session';
 
 export interface ExtensionSuiteOptions {
   /** How to start the browser: `launchChromium` or `launchFirefox` of the harness. */

@@ -4,7 +4,7 @@
  * as contentConfig decides (lib/background/settings-handlers.ts).
  */
 import { isLoopbackHost } from '../api/service-url';
-import { isTestBuild } from '../storage/build';
+import { isTestBuild } from './build';
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 

@@ -5,10 +5,10 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import type { ExtensionSession } from '../harness';
 import { configureThroughOptions } from './configure';
 import { browserExecutable, extensionDir, readBuiltManifest } from './paths';
 import { guardBrowser, waitFor } from './process-guard';
+import type { ExtensionSession } from './session';
 
 export interface ChromiumOptions {
   /** A profile kept between launches; default: a fresh temporary profile, removed on close. */

@@ -4,9 +4,9 @@
  */
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import type { ExtensionSession } from '../harness';
 import { click, control, fill } from './dom';
 import { retryTransient, waitFor } from './process-guard';
+import type { ExtensionSession } from './session';
 
 export interface ShownVerdict {
   status: string;

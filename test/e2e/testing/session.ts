@@ -4,10 +4,10 @@
  * browser still alive when the test process exits is killed with its process group.
  */
 import type { Browser, Page } from 'puppeteer-core';
-import { type ChromiumOptions, launchChromiumSession } from './support/chromium';
-import { type FirefoxOptions, launchFirefoxSession } from './support/firefox';
+import { type ChromiumOptions, launchChromiumSession } from './chromium';
+import { type FirefoxOptions, launchFirefoxSession } from './firefox';
 
-export { extensionDir } from './support/paths';
+export { extensionDir } from './paths';
 
 export interface ExtensionSession {
   browserName: 'chromium' | 'firefox';

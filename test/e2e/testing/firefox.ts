@@ -3,10 +3,10 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Page } from 'puppeteer-core';
-import type { ExtensionSession } from '../harness';
 import { configureThroughOptions } from './configure';
 import { browserExecutable, extensionDir, readBuiltManifest } from './paths';
 import { guardBrowser, waitFor } from './process-guard';
+import type { ExtensionSession } from './session';
 
 export interface FirefoxOptions {
   /** A profile kept between launches; default: a fresh temporary profile, removed on close. */

@@ -7,8 +7,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { ExtensionSession } from '../harness';
 import { waitFor } from './process-guard';
+import type { ExtensionSession } from './session';
 
 type Folder = Pick<ExtensionSession, 'downloadDir'>;
 const PARTIAL = /\.(crdownload|part)$/;
