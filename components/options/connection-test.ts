@@ -1,7 +1,7 @@
 /** The text shown for a "Test connection" result. */
 
-import type { ConnectionResult } from '@/lib/messages';
 import { msg } from '@/lib/shared/i18n';
+import type { ConnectionResult } from '@/lib/shared/messages';
 
 export function connectionText(result: ConnectionResult): string {
   if (result.ok) return msg('options_test_ok', 'Connection OK: the service accepted the key.');

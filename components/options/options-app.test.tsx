@@ -2,13 +2,13 @@
 import { act } from 'preact/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import type { SettingsView } from '@/lib/messages';
+import type { SettingsView } from '@/lib/shared/messages';
 import { buttonIn, flush, labelledIn, useOptionsPage } from './testing/options-page';
 
 const sent: { type: string; data: unknown }[] = [];
 let answers: Record<string, unknown> = {};
 
-vi.mock('@/lib/messages', () => ({
+vi.mock('@/lib/shared/messages', () => ({
   sendMessage: vi.fn(async (type: string, data: unknown) => {
     sent.push({ type, data });
     const answer = answers[type];

@@ -1,8 +1,8 @@
 /** The options page: settings form and enabled sites. */
 import { useEffect, useState } from 'preact/hooks';
 import { fromMessageError } from '@/lib/api/errors';
-import { type SettingsView, sendMessage } from '@/lib/messages';
 import { msg } from '@/lib/shared/i18n';
+import { type SettingsView, sendMessage } from '@/lib/shared/messages';
 import { SettingsForm } from './settings-form';
 import { SitesSection } from './sites-section';
 

@@ -6,8 +6,8 @@
  */
 import { useState } from 'preact/hooks';
 import { fromMessageError } from '@/lib/api/errors';
-import { type SettingsView, sendMessage } from '@/lib/messages';
 import { msg } from '@/lib/shared/i18n';
+import { type SettingsView, sendMessage } from '@/lib/shared/messages';
 import { disableSite, enableSite } from '../site-toggle/enable-site';
 import { SuggestedList } from './suggested-list';
 

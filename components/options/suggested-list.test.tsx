@@ -2,7 +2,7 @@
 import { act } from 'preact/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import type { SettingsView } from '@/lib/messages';
+import type { SettingsView } from '@/lib/shared/messages';
 import type * as Suggested from '../site-toggle/suggested-sites';
 import { buttonIn, flush, useOptionsPage } from './testing/options-page';
 
@@ -17,7 +17,7 @@ vi.mock('../site-toggle/suggested-sites', async (importOriginal) => {
 const sent: { type: string; data: unknown }[] = [];
 let sites: string[] = [];
 
-vi.mock('@/lib/messages', () => ({
+vi.mock('@/lib/shared/messages', () => ({
   sendMessage: vi.fn(async (type: string, data: { enabledSites?: string[] }) => {
     sent.push({ type, data });
     if (type === 'saveSettings' && data.enabledSites) sites = data.enabledSites;

@@ -1,7 +1,7 @@
 /** The toolbar popup: Verify, Upload and Files tabs, one error banner, one live status line. */
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { sendMessage } from '@/lib/messages';
+import { sendMessage } from '@/lib/shared/messages';
 import { SiteToggle } from '../site-toggle/site-toggle';
 import { ApiStatusProvider } from './api-status';
 import { ErrorBanner } from './error-banner';

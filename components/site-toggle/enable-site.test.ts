@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 
 const sent: { type: string; data: unknown }[] = [];
-vi.mock('@/lib/messages', () => ({
+vi.mock('@/lib/shared/messages', () => ({
   sendMessage: vi.fn(async (type: string, data?: unknown) => {
     sent.push({ type, data });
     return { enabledSites: ['already.test'] };

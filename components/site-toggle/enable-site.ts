@@ -1,11 +1,11 @@
 /**
  * What enabling a site does, for the options page and the popup: ask for the site's host
  * permission (must run straight from the user's click), then save it in the enabled sites; the
- * background registers the content script for it (lib/background/sites.ts).
+ * background registers the content script for it (lib/background/sites/content-scripts.ts).
  */
 import { browser } from 'wxt/browser';
-import { sendMessage } from '@/lib/messages';
 import { msg } from '@/lib/shared/i18n';
+import { sendMessage } from '@/lib/shared/messages';
 import { needsPermissionPrompt, siteFromInput, sitePatterns } from '@/lib/shared/site-patterns';
 
 export type EnableResult = { ok: true; site: string } | { ok: false; message: string };

@@ -7,7 +7,7 @@ import { until } from '@/components/testing/wait';
 
 const sent: { type: string; data: unknown }[] = [];
 let enabledSites: string[] = [];
-vi.mock('@/lib/messages', () => ({
+vi.mock('@/lib/shared/messages', () => ({
   sendMessage: vi.fn(async (type: string, data?: unknown) => {
     sent.push({ type, data });
     return type === 'getSettings' ? { enabledSites } : { injected: true };

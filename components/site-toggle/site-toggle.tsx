@@ -4,8 +4,8 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { sendMessage } from '@/lib/messages';
 import { msg } from '@/lib/shared/i18n';
+import { sendMessage } from '@/lib/shared/messages';
 import { coveringSite, siteOfUrl } from '@/lib/shared/site-patterns';
 import { disableSite, enableSite } from './enable-site';
 

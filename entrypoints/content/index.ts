@@ -5,7 +5,7 @@ const DEFAULT_BUDGET = 25;
 const INVALIDATION_CHECK_MS = 2000;
 
 // Not in the manifest: the background registers this script for the sites the user enabled
-// (lib/background/sites.ts), and "Check this page" injects it once through activeTab.
+// (lib/background/sites/content-scripts.ts), and "Check this page" injects it once through activeTab.
 export default defineContentScript({
   registration: 'runtime',
   async main(ctx) {

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { PATHS } from '../api/contract';
-import { getCached } from './cache';
-import { addJob, getJobs } from './jobs';
+import { addJob, getJobs } from '../storage/jobs';
+import { getCached } from '../storage/verdict-cache';
+import { POLL_ALARM } from './core/scheduler';
 import { onAlarm, resume, startBackground } from './main';
-import { POLL_ALARM } from './scheduler';
 import { bulkJob, countRequests, until, useFakeService } from './testing/setup';
-import { singlePollTiming } from './verify';
+import { singlePollTiming } from './verify/verify';
 
 const env = useFakeService(() => ({ bulkStatuses: [{ status: 'processing', download_url: '' }] }));
 beforeAll(() => {

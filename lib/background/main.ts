@@ -3,15 +3,15 @@
  * event must find them), then persisted work is resumed on every start of the worker.
  */
 import { browser } from 'wxt/browser';
-import { updateBadge } from './badge';
-import { pollBulkJobs } from './bulk-poll';
-import { recoverInterruptedUploads, sweepAbandonedUploads } from './bulk-upload';
-import { createContextMenu, onMenuClick } from './context-menu';
-import { registerHandlers } from './handlers';
-import { pruneJobs } from './jobs';
-import { ensurePollAlarm, markBulkPolled, POLL_ALARM } from './scheduler';
-import { startSiteSync } from './sites';
-import { resumeSingleJobs } from './verify';
+import { pruneJobs } from '../storage/jobs';
+import { pollBulkJobs } from './bulk/poll';
+import { recoverInterruptedUploads, sweepAbandonedUploads } from './bulk/upload';
+import { updateBadge } from './core/badge';
+import { registerHandlers } from './core/router';
+import { ensurePollAlarm, markBulkPolled, POLL_ALARM } from './core/scheduler';
+import { startSiteSync } from './sites/content-scripts';
+import { createContextMenu, onMenuClick } from './verify/context-menu';
+import { resumeSingleJobs } from './verify/verify';
 
 const warn = (what: string) => (err: unknown) => console.warn(`[verimark] ${what}`, err);
 
@@ -56,7 +56,7 @@ export function startBackground(): void {
   browser.contextMenus.onClicked.addListener((info) => {
     onMenuClick(info).catch(warn('context menu click'));
   });
-  // Runtime content-script registration for `enabledSites` (lib/background/sites.ts).
+  // Runtime content-script registration for `enabledSites` (lib/background/sites/content-scripts.ts).
   startSiteSync();
   resume().catch(warn('resume'));
 }

@@ -5,7 +5,7 @@
  */
 import { checkEmail } from '../api/address';
 import { fromMessageError } from '../api/errors';
-import { LOOKUP_MAX, type MarkStatus, type VerdictView } from '../messages';
+import { LOOKUP_MAX, type MarkStatus, type VerdictView } from '../shared/messages';
 
 export type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LOOKUP_MAX, type MarkStatus } from '../messages';
+import { LOOKUP_MAX, type MarkStatus } from '../shared/messages';
 import { verdictView } from '../testing/verdict-view';
 import type { VerifierApi } from './address-book';
 import { startMarking } from './controller';

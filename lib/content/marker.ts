@@ -3,7 +3,7 @@
  * Every element is taken up once (a WeakSet of handled nodes); an element's addresses are
  * re-read when its attributes or value change.
  */
-import type { MarkStatus } from '../messages';
+import type { MarkStatus } from '../shared/messages';
 import type { AddressBook } from './address-book';
 import { type Badge, createBadge } from './badge/badge';
 import type { Placer } from './badge/place';

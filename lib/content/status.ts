@@ -1,5 +1,5 @@
 /** How verdicts look on the page: one status per element, labels and colours for the badge. */
-import type { MarkStatus } from '../messages';
+import type { MarkStatus } from '../shared/messages';
 
 // The element shows the most important status among its addresses: a bad address first,
 // then "still checking", then the weaker verdicts, and deliverable only when all are.

@@ -1,7 +1,7 @@
 /**
  * Enabled sites (host names, as settings keep them: lib/storage/settings.ts) as match patterns for
  * the permission request and the content-script registration. A host covers its subdomains,
- * as contentConfig decides (lib/background/settings-handlers.ts).
+ * as contentConfig decides (lib/background/settings/settings-handlers.ts).
  */
 import { isLoopbackHost } from '../api/service-url';
 import { isTestBuild } from './build';

@@ -4,13 +4,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { pollBulkJobs } from '../../lib/background/bulk-poll';
-import { recoverInterruptedUploads, startBulkUpload } from '../../lib/background/bulk-upload';
-import { downloadResults } from '../../lib/background/downloads';
-import { addJob, getJobs } from '../../lib/background/jobs';
-import { testConnection } from '../../lib/background/settings-handlers';
+import { downloadResults } from '../../lib/background/bulk/downloads';
+import { pollBulkJobs } from '../../lib/background/bulk/poll';
+import { recoverInterruptedUploads, startBulkUpload } from '../../lib/background/bulk/upload';
+import { testConnection } from '../../lib/background/settings/settings-handlers';
 import { configure, resetBackground, until } from '../../lib/background/testing/setup';
-import { singlePollTiming, verifyEmail } from '../../lib/background/verify';
+import { singlePollTiming, verifyEmail } from '../../lib/background/verify/verify';
+import { addJob, getJobs } from '../../lib/storage/jobs';
 import { stageUpload } from '../../lib/storage/upload-blobs';
 import { Api } from '../../server/testing/api';
 import { lastLine, type RunningService, startService } from '../../server/testing/service';

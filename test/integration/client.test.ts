@@ -8,7 +8,7 @@ import { ERRORS } from '../../lib/api/contract';
 import type { ApiError } from '../../lib/api/errors';
 import { apiError } from '../../lib/api/testing/api-error';
 import { readVerdict } from '../../lib/api/verdict';
-import { pollSingleTask } from '../../lib/background/single-poller';
+import { pollSingleTask } from '../../lib/background/verify/single-poller';
 import { lastLine, type RunningService, startService } from '../../server/testing/service';
 
 let service: RunningService;

@@ -1,7 +1,7 @@
 /** Every bulk file under the key (from this browser or elsewhere), searchable, a page at a time. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FileList, FileRecord } from '@/lib/api/contract';
-import { sendMessage } from '@/lib/messages';
+import { sendMessage } from '@/lib/shared/messages';
 import { useApi } from '../api-status';
 import { t } from '../i18n';
 import { useAnnounce } from '../live-status';

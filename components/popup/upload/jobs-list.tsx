@@ -1,7 +1,7 @@
 /** Uploads this browser started, with their progress: uploading, queued, processing (percent), completed. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fromMessageError } from '@/lib/api/errors';
-import { type BulkJobView, sendMessage } from '@/lib/messages';
+import { type BulkJobView, sendMessage } from '@/lib/shared/messages';
 import { useApi } from '../api-status';
 import { errorText } from '../error-text';
 import { t } from '../i18n';

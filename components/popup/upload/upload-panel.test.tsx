@@ -27,7 +27,7 @@ vi.mock('@/lib/storage/upload-blobs', () => ({
   }),
 }));
 
-vi.mock('@/lib/messages', () => ({
+vi.mock('@/lib/shared/messages', () => ({
   sendMessage: vi.fn(async (type: string, data?: { blobKey?: string; fileName?: string }) => {
     if (type === 'getSettings') return { defaultMode: 'catch_all' };
     if (type === 'listJobs') return [];

@@ -9,7 +9,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { DEFAULT_MODE, MAX_UPLOAD_BYTES, type Mode } from '@/lib/api/contract';
 import type { PreflightError, PreflightSummary } from '@/lib/csv/preflight';
 import { runPreflight } from '@/lib/csv/run-preflight';
-import { sendMessage } from '@/lib/messages';
+import { sendMessage } from '@/lib/shared/messages';
 import { deleteUploadBlob, stageUpload } from '@/lib/storage/upload-blobs';
 import { useApi } from '../api-status';
 import { t } from '../i18n';

@@ -1,5 +1,5 @@
 /** Recent lookups from the background's cache: choosing one shows its verdict without a call. */
-import type { VerdictView } from '@/lib/messages';
+import type { VerdictView } from '@/lib/shared/messages';
 import { formatAge } from '../format';
 import { t } from '../i18n';
 import { statusText } from './verdict-text';

@@ -2,7 +2,7 @@
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { VerdictView } from '@/lib/messages';
+import type { VerdictView } from '@/lib/shared/messages';
 import { useCatalog } from '../testing/catalog';
 import { VerdictCard } from './verdict-card';
 

@@ -1,5 +1,5 @@
 /** The outcome of one verification: status, reason, checks, did-you-mean, and where it came from. */
-import type { VerdictView } from '@/lib/messages';
+import type { VerdictView } from '@/lib/shared/messages';
 import { formatAge } from '../format';
 import { t } from '../i18n';
 import { checkName, checkValue, reasonText, statusText } from './verdict-text';

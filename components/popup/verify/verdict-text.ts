@@ -1,6 +1,6 @@
 /** Words for a verdict's status, reason and checks. Unknown reasons are shown as the service sent them. */
 import { CHECK_NAMES, REASONS } from '@/lib/api/contract';
-import type { MarkStatus } from '@/lib/messages';
+import type { MarkStatus } from '@/lib/shared/messages';
 import { t } from '../i18n';
 
 const KNOWN_REASONS: ReadonlySet<string> = new Set(REASONS);

@@ -1,7 +1,7 @@
 /** "Email address" + "Verify": a local syntax check first, then the background (cache or service). */
 import { useEffect, useState } from 'preact/hooks';
 import { checkEmail } from '@/lib/api/address';
-import { sendMessage, type VerdictView } from '@/lib/messages';
+import { sendMessage, type VerdictView } from '@/lib/shared/messages';
 import { useApi } from '../api-status';
 import { t } from '../i18n';
 import { useAnnounce } from '../live-status';

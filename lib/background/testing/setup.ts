@@ -16,8 +16,8 @@ import {
 } from '../../api/testing/scripted-server';
 import { setApiKey } from '../../storage/api-key';
 import { idbStore } from '../../storage/idb';
+import type { BulkJob } from '../../storage/jobs';
 import { updateSettings } from '../../storage/settings';
-import type { BulkJob } from '../jobs';
 
 export async function resetBackground(): Promise<void> {
   fakeBrowser.reset();

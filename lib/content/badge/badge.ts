@@ -3,7 +3,7 @@
  * tables keep their widths) holding a shadow root with a small round button; clicking it opens a
  * popover (popover.ts). Colour, icon and an accessible label say the verdict.
  */
-import type { MarkStatus } from '../../messages';
+import type { MarkStatus } from '../../shared/messages';
 import { BADGE_TAG } from '../scan';
 import { STATUS_LOOK, type StatusLook, UNVERIFIED_LOOK } from '../status';
 import { h, isolateEvents, setStyle } from './dom';

@@ -1,5 +1,5 @@
 /** The badge's popover: verdict, reason per address, a did-you-mean, and "Verify" while unverified. */
-import type { MarkStatus } from '../../messages';
+import type { MarkStatus } from '../../shared/messages';
 import { reasonText, STATUS_LOOK } from '../status';
 import { h } from './dom';
 

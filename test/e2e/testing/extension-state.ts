@@ -61,7 +61,7 @@ export interface StoredBulkJob {
 }
 
 /**
- * The bulk jobs in the background's persisted job list (lib/background/jobs.ts: IndexedDB
+ * The bulk jobs in the background's persisted job list (lib/storage/jobs.ts: IndexedDB
  * database `verimark-jobs`, store `jobs`, key `jobs`), read without asking the background.
  */
 export async function storedBulkJobs(session: ExtensionSession): Promise<StoredBulkJob[]> {

@@ -1,0 +1,81 @@
+/**
+ * Downloading results: a status call issues a fresh signed URL (they expire after an hour),
+ * saved through the downloads API as `<name>-verified.csv`. The service's Content-Disposition
+ * suggests `<name>-results.csv` for plain browser downloads; the `filename` given here wins in
+ * Chromium and Firefox.
+ */
+import { browser } from 'wxt/browser';
+import { ApiError } from '../../api/errors';
+import { msg } from '../../shared/i18n';
+import { getSettings } from '../../storage/settings';
+import { getClient } from '../core/service';
+
+/** Longest base name kept, in UTF-8 bytes: with the suffix well under every file system's 255. */
+export const MAX_BASE_BYTES = 120;
+const SUFFIX = '-verified.csv';
+/**
+ * Characters Chromium's downloads API refuses in a file name (it fails the whole download with
+ * "Invalid filename"): path separators, `: * ? " < > |`, control and invisible format characters
+ * (a bidi override could disguise the extension). `%` is allowed but silently replaced, so it is
+ * replaced here and the name asked for is the name saved.
+ */
+const UNSAFE = /[\p{Cc}\p{Cf}/\\:*?"<>|%]+/gu;
+const EXTENSION = /\.(csv|txt)$/i;
+/** Refused at the start of a name (a dot: hidden; `~`; spaces) and at its end (dots, spaces). */
+const ENDS = /^[.\s~]+|[.\s]+$/gu;
+/** Windows device names followed by a dot: refused by Chromium on every platform. */
+const DEVICE = /^(con|prn|aux|nul|com\d|lpt\d|clock\$)\./i;
+
+/** Drops dots and spaces at both ends and every trailing `.csv`/`.txt`, until none is left. */
+function trimEnds(text: string): string {
+  let out = text;
+  for (let prev = ''; prev !== out; ) {
+    prev = out;
+    out = out.replace(EXTENSION, '').replace(ENDS, '');
+  }
+  return out;
+}
+
+/** Cuts to at most `max` UTF-8 bytes without splitting a character. */
+function capBytes(text: string, max: number): string {
+  const encoder = new TextEncoder();
+  let out = '';
+  let bytes = 0;
+  for (const char of text) {
+    bytes += encoder.encode(char).length;
+    if (bytes > max) break;
+    out += char;
+  }
+  return out;
+}
+
+/**
+ * `leads.csv` → `leads-verified.csv`: one file name (no folders), nothing a downloads API
+ * refuses or rewrites, no leading dot (hidden file), a length cap, and `.csv` once at the end.
+ */
+export function resultFileName(fileName: string): string {
+  const cleaned = trimEnds(fileName.normalize('NFC').replace(UNSAFE, '_'));
+  const base = trimEnds(capBytes(cleaned, MAX_BASE_BYTES)) || 'results';
+  return `${DEVICE.test(base) ? '_' : ''}${base}${SUFFIX}`;
+}
+
+export async function downloadResults(input: { fileId: string; fileName: string }) {
+  const client = await getClient();
+  const status = await client.bulkStatus(input.fileId);
+  if (status.download_url === '') {
+    throw new ApiError(
+      'bad_request',
+      msg('bg_results_not_ready', 'The results of this file are not ready yet'),
+    );
+  }
+  const { serviceUrl } = await getSettings();
+  const url = new URL(status.download_url, `${serviceUrl.replace(/\/+$/, '')}/`).toString();
+  let downloadId: number | null = null;
+  try {
+    downloadId = await browser.downloads.download({ url, filename: resultFileName(input.fileName) });
+  } catch (err) {
+    console.warn('[verimark] download failed', err);
+    throw new ApiError('network', msg('bg_download_failed', 'The download could not be started'));
+  }
+  return { downloadId, url };
+}

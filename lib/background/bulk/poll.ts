@@ -1,0 +1,85 @@
+/**
+ * Polls the status of bulk files that are queued or processing, records their phase and
+ * progress, and notifies once when a file completes or fails.
+ */
+import type { ApiClient } from '../../api/client';
+import { ApiError } from '../../api/errors';
+import { isRefusal } from '../../api/retry';
+import type { BulkJobView } from '../../shared/messages';
+import { type BulkJob, getJobs, updateBulkJob } from '../../storage/jobs';
+import { updateBadge } from '../core/badge';
+import { finishBulkJob } from '../core/notify';
+import { getClient } from '../core/service';
+
+/** Our phase for a `data.status` (or file `state`) of any service. */
+export function phaseOf(status: string, downloadUrl = ''): BulkJobView['phase'] {
+  const word = status.trim().toLowerCase();
+  if (['completed', 'complete', 'done', 'finished', 'success'].includes(word) || downloadUrl !== '')
+    return 'completed';
+  if (['failed', 'error', 'cancelled', 'canceled'].includes(word)) return 'failed';
+  if (['processing', 'running', 'in_progress'].includes(word)) return 'processing';
+  return 'queued';
+}
+
+/** Progress 0..1 from the file record's counts (they grow while processing). */
+async function progressOf(client: ApiClient, job: BulkJob): Promise<number | null> {
+  try {
+    const list = await client.listFiles({ page: 1, pageSize: 25, search: job.fileName });
+    const record = list.files.find((file) => file._id === job.fileId);
+    if (!record) return job.progress;
+    const { deliverable, undeliverable, unknown, risky } = record.meta_data;
+    const total = record.options.credit_usage;
+    if (!total) return job.progress;
+    return Math.min(1, (deliverable + undeliverable + unknown + risky) / total);
+  } catch {
+    return job.progress;
+  }
+}
+
+async function pollOne(client: ApiClient, job: BulkJob): Promise<void> {
+  if (!job.fileId) return;
+  let phase: BulkJobView['phase'];
+  try {
+    const status = await client.bulkStatus(job.fileId);
+    phase = phaseOf(status.status, status.download_url);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    // The service does not know the file (any more): it is dropped from polling, and the user told.
+    if (err.kind === 'not_found')
+      return finishBulkJob(job.id, { phase: 'failed', error: err.message, errorKind: err.kind });
+    // 401/402 mid-poll: the file stays queued (it is paid for); the popup shows why it is stuck.
+    if (isRefusal(err)) await updateBulkJob(job.id, () => ({ error: err.message, errorKind: err.kind }));
+    throw err;
+  }
+  if (phase === 'completed' || phase === 'failed') {
+    const error = phase === 'failed' ? 'The service could not process the file' : null;
+    return finishBulkJob(job.id, {
+      phase,
+      progress: phase === 'completed' ? 1 : job.progress,
+      error,
+      errorKind: null,
+    });
+  }
+  const progress = phase === 'processing' ? await progressOf(client, job) : job.progress;
+  // An overlapping poll may have finished the job meanwhile: never move it back.
+  await updateBulkJob(job.id, (current) =>
+    current.notified ? {} : { phase, progress, error: null, errorKind: null },
+  );
+}
+
+/** One round over all running bulk files. Errors of one file do not stop the others. */
+export async function pollBulkJobs(): Promise<void> {
+  const jobs = (await getJobs()).filter(
+    (job): job is BulkJob => job.kind === 'bulk' && (job.phase === 'queued' || job.phase === 'processing'),
+  );
+  if (jobs.length === 0) return;
+  const client = await getClient();
+  for (const job of jobs) {
+    try {
+      await pollOne(client, job);
+    } catch (err) {
+      console.warn('[verimark] bulk status', job.fileId, err);
+    }
+  }
+  await updateBadge();
+}

@@ -1,0 +1,76 @@
+/**
+ * The background's message handlers, registered in one place. Every message is authorized
+ * against its sender first (authorize.ts). To add a handler: add its entry to `handlers`.
+ */
+import type { GetDataType, GetReturnType } from '@webext-core/messaging';
+import { ApiError } from '../../api/errors';
+import { LOOKUP_MAX, onMessage, type ProtocolMap } from '../../shared/messages';
+import { type BulkJob, getJobs, toBulkView } from '../../storage/jobs';
+import { getRecent } from '../../storage/verdict-cache';
+import { downloadResults } from '../bulk/downloads';
+import { pollBulkJobs } from '../bulk/poll';
+import { startBulkUpload } from '../bulk/upload';
+import { contentConfig, getSettingsView, saveSettings, testConnection } from '../settings/settings-handlers';
+import { checkThisPage } from '../sites/check-page';
+import { verifyForContentScript } from '../verify/content-verify';
+import { lookupCached, verifyEmail } from '../verify/verify';
+import { authorize, type SenderInfo, senderKind } from './authorize';
+import { onPopupHeartbeat } from './scheduler';
+import { getClient, toMessageError } from './service';
+
+type Type = keyof ProtocolMap;
+type Handler<K extends Type> = (
+  data: GetDataType<ProtocolMap[K]>,
+  sender: SenderInfo,
+) => Promise<GetReturnType<ProtocolMap[K]>> | GetReturnType<ProtocolMap[K]>;
+
+export const handlers: { [K in Type]: Handler<K> } = {
+  verifyEmail: (data, sender) =>
+    senderKind(sender) === 'content_script' ? verifyForContentScript(data, sender) : verifyEmail(data),
+  lookupCached: (data) => {
+    const emails: unknown = data?.emails;
+    if (!Array.isArray(emails) || emails.length > LOOKUP_MAX || !emails.every((e) => typeof e === 'string'))
+      throw new ApiError('bad_request', `emails must be a list of at most ${LOOKUP_MAX} strings`);
+    return lookupCached(emails);
+  },
+  contentConfig: (_data, sender) => contentConfig(sender.url),
+  getSettings: () => getSettingsView(),
+  saveSettings: (data) => saveSettings(data),
+  testConnection: (data) => testConnection(data ?? {}),
+  recentLookups: (data) => getRecent(data.limit),
+  startBulkUpload: async (data) => (await startBulkUpload(data)).view,
+  listJobs: async () =>
+    (await getJobs())
+      .filter((job): job is BulkJob => job.kind === 'bulk')
+      .map(toBulkView)
+      .reverse(),
+  listFiles: async (data) => (await getClient()).listFiles(data),
+  downloadResults: (data) => downloadResults(data),
+  checkThisPage: (data) => checkThisPage(data.tabId),
+  popupHeartbeat: () => {
+    onPopupHeartbeat(pollBulkJobs);
+  },
+};
+
+/** Authorizes, runs the handler, and turns failures into errors that `fromMessageError` reads back. */
+export async function dispatch<K extends Type>(
+  type: K,
+  data: GetDataType<ProtocolMap[K]>,
+  sender: SenderInfo | undefined,
+): Promise<GetReturnType<ProtocolMap[K]>> {
+  try {
+    authorize(type, sender);
+    const handler = handlers[type] as Handler<K>;
+    return await handler(data, sender ?? {});
+  } catch (err) {
+    throw toMessageError(err);
+  }
+}
+
+function register<K extends Type>(type: K): void {
+  onMessage(type, (message) => dispatch(type, message.data, message.sender));
+}
+
+export function registerHandlers(): void {
+  for (const type of Object.keys(handlers) as Type[]) register(type);
+}

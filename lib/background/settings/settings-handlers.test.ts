@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DESCRIPTIONS, ERRORS } from '../../api/contract';
+import { fail, ok, startScriptedServer } from '../../api/testing/scripted-server';
+import { configure, resetBackground } from '../testing/setup';
+import { saveSettings, testConnection } from './settings-handlers';
+
+let server: Awaited<ReturnType<typeof startScriptedServer>>;
+const list = ok(DESCRIPTIONS.bulkFiles, { files: [], totalCount: 0, page: 1, pageSize: 1 });
+
+beforeAll(async () => {
+  server = await startScriptedServer(() => list);
+});
+afterAll(() => server.close());
+beforeEach(async () => {
+  await resetBackground();
+  server.requests.length = 0;
+});
+
+describe('testConnection', () => {
+  it('reports OK for a working URL and key, using the free list call', async () => {
+    server.setScript(() => list);
+    expect(await testConnection({ serviceUrl: server.url, apiKey: 'k' })).toEqual({ ok: true });
+    expect(server.requests[0]?.path).toBe('/verify/bulk/files');
+    expect(server.requests[0]?.headers['x-api-key']).toBe('k');
+  });
+
+  it('falls back to the stored URL and key', async () => {
+    await configure(server.url, 'stored-key');
+    expect(await testConnection({})).toEqual({ ok: true });
+    expect(server.requests[0]?.headers['x-api-key']).toBe('stored-key');
+  });
+
+  const cases: [number, string, string][] = [
+    [401, ERRORS.invalidKey, 'invalid_key'],
+    [402, ERRORS.paymentRequired, 'payment_required'],
+    [429, ERRORS.rateLimited, 'rate_limited'],
+    [500, 'boom', 'server'],
+  ];
+  for (const [status, message, kind] of cases) {
+    it(`reports ${kind} for HTTP ${status}, asking only once`, async () => {
+      server.setScript(() => fail(status, message, { 'retry-after': '1' }));
+      expect(await testConnection({ serviceUrl: server.url, apiKey: 'k' })).toEqual({
+        ok: false,
+        kind,
+        message,
+      });
+      expect(server.requests).toHaveLength(1);
+    });
+  }
+
+  it('reports an unreachable service, a refused URL and a missing key', async () => {
+    expect(await testConnection({ serviceUrl: 'http://127.0.0.1:1', apiKey: 'k' })).toMatchObject({
+      ok: false,
+      kind: 'unreachable',
+    });
+    expect(await testConnection({ serviceUrl: 'http://verify.example.com', apiKey: 'k' })).toMatchObject({
+      kind: 'bad_url',
+    });
+    expect(await testConnection({ serviceUrl: server.url })).toMatchObject({ kind: 'invalid_key' });
+  });
+});
+
+describe('saveSettings', () => {
+  it('refuses non-HTTPS URLs except loopback', async () => {
+    await expect(saveSettings({ serviceUrl: 'http://10.1.2.3:8787' })).rejects.toMatchObject({
+      kind: 'bad_request',
+    });
+    expect((await saveSettings({ serviceUrl: 'http://localhost:8787/' })).serviceUrl).toBe(
+      'http://localhost:8787',
+    );
+  });
+
+  it('refuses an API key with characters no HTTP header can carry', async () => {
+    await expect(saveSettings({ apiKey: 'abc\ndef' })).rejects.toMatchObject({ kind: 'bad_request' });
+    await expect(saveSettings({ apiKey: 'clé' })).rejects.toMatchObject({ kind: 'bad_request' });
+    expect((await saveSettings({ apiKey: '  vk_Abc-123.x  ' })).hasApiKey).toBe(true);
+  });
+
+  it('validates mode, cache lifetime and budget', async () => {
+    await expect(saveSettings({ cacheTtlHours: -1 })).rejects.toMatchObject({ kind: 'bad_request' });
+    await expect(saveSettings({ autoVerifyBudget: Number.NaN })).rejects.toMatchObject({
+      kind: 'bad_request',
+    });
+    const view = await saveSettings({ defaultMode: 'non_catch_all', cacheTtlHours: 6, autoVerifyBudget: 10 });
+    expect(view).toMatchObject({
+      defaultMode: 'non_catch_all',
+      cacheTtlHours: 6,
+      autoVerifyBudget: 10,
+      hasApiKey: false,
+    });
+  });
+});

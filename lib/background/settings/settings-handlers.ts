@@ -1,0 +1,93 @@
+/** getSettings / saveSettings / testConnection / contentConfig. The API key itself never leaves the background. */
+import { createApiClient } from '../../api/client';
+import { MODES } from '../../api/contract';
+import { ApiError } from '../../api/errors';
+import { checkServiceUrl } from '../../api/service-url';
+import type { ConnectionResult, SettingsPatch, SettingsView } from '../../shared/messages';
+import { siteEnabled } from '../../shared/site-patterns';
+import { getApiKey, setApiKey } from '../../storage/api-key';
+import { getSettings, normalizeSites, type Settings, updateSettings } from '../../storage/settings';
+
+export async function getSettingsView(): Promise<SettingsView> {
+  const [settings, apiKey] = await Promise.all([getSettings(), getApiKey()]);
+  return { ...settings, hasApiKey: apiKey !== '' };
+}
+
+const bad = (message: string) => new ApiError('bad_request', message, 400);
+
+function validNumber(value: number, min: number, max: number, name: string): number {
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw bad(`${name} must be between ${min} and ${max}`);
+  return value;
+}
+
+export async function saveSettings(patch: SettingsPatch): Promise<SettingsView> {
+  const next: Partial<Settings> = {};
+  if (patch.serviceUrl !== undefined) {
+    const check = checkServiceUrl(patch.serviceUrl);
+    if (patch.serviceUrl.trim() === '') next.serviceUrl = '';
+    else if (!check.ok) throw bad(check.message);
+    else next.serviceUrl = check.url;
+  }
+  if (patch.defaultMode !== undefined) {
+    if (!MODES.includes(patch.defaultMode)) throw bad('Unknown mode');
+    next.defaultMode = patch.defaultMode;
+  }
+  if (patch.cacheTtlHours !== undefined) {
+    next.cacheTtlHours = validNumber(patch.cacheTtlHours, 0, 24 * 365, 'Cache lifetime (hours)');
+  }
+  if (patch.autoVerifyBudget !== undefined) {
+    next.autoVerifyBudget = Math.round(validNumber(patch.autoVerifyBudget, 0, 10_000, 'Auto-verify budget'));
+  }
+  if (patch.enabledSites !== undefined) next.enabledSites = normalizeSites(patch.enabledSites);
+  if (patch.apiKey !== undefined) {
+    // Visible ASCII only: anything else cannot travel in an HTTP header (and is a paste mistake).
+    if (/[^\x21-\x7e]/.test(patch.apiKey.trim()))
+      throw bad('The API key contains characters that are not allowed');
+    await setApiKey(patch.apiKey);
+  }
+  await updateSettings(next);
+  return getSettingsView();
+}
+
+/** A free call (the file list, one row) that proves URL, key and subscription. */
+export async function testConnection(input: {
+  serviceUrl?: string;
+  apiKey?: string;
+}): Promise<ConnectionResult> {
+  const check = checkServiceUrl(input.serviceUrl ?? (await getSettings()).serviceUrl);
+  if (!check.ok) return { ok: false, kind: 'bad_url', message: check.message };
+  const apiKey = input.apiKey?.trim() || (await getApiKey());
+  if (apiKey === '') return { ok: false, kind: 'invalid_key', message: 'Enter the API key' };
+  const client = createApiClient({ baseUrl: check.url, apiKey, timeoutMs: 10_000, retry: { attempts: 1 } });
+  try {
+    await client.listFiles({ page: 1, pageSize: 1 });
+    return { ok: true };
+  } catch (err) {
+    const error = err instanceof ApiError ? err : new ApiError('server', String(err));
+    switch (error.kind) {
+      case 'invalid_key':
+      case 'payment_required':
+      case 'rate_limited':
+        return { ok: false, kind: error.kind, message: error.message };
+      case 'network':
+        return { ok: false, kind: 'unreachable', message: error.message };
+      default:
+        return { ok: false, kind: 'server', message: error.message };
+    }
+  }
+}
+
+export async function contentConfig(senderUrl: string | undefined) {
+  const settings = await getSettings();
+  let host = '';
+  try {
+    host = senderUrl ? new URL(senderUrl).hostname : '';
+  } catch {
+    host = '';
+  }
+  return {
+    enabled: host !== '' && siteEnabled(host, settings.enabledSites),
+    autoVerifyBudget: settings.autoVerifyBudget,
+  };
+}

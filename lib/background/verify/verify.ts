@@ -1,0 +1,161 @@
+/**
+ * Verifying one address: local syntax check, cache, in-flight de-duplication (the same address
+ * asked twice at once is one service call and one credit), then the task is persisted and
+ * followed to completion — also after the service worker was stopped (`resumeSingleJobs`).
+ */
+import { checkEmail } from '../../api/address';
+import type { ApiClient } from '../../api/client';
+import type { Mode } from '../../api/contract';
+import { ApiError } from '../../api/errors';
+import { isRefusal, isRetryable } from '../../api/retry';
+import { readVerdict } from '../../api/verdict';
+import type { VerdictView } from '../../shared/messages';
+import { addJob, getJobs, removeJob, type SingleJob } from '../../storage/jobs';
+import { getSettings } from '../../storage/settings';
+import { addRecent, getCached, getCachedMany, putCached } from '../../storage/verdict-cache';
+import { updateBadge } from '../core/badge';
+import { ensurePollAlarm } from '../core/scheduler';
+import { getClient } from '../core/service';
+import { pollSingleTask } from './single-poller';
+
+/** How long a single task is followed before it counts as timed out. */
+export const SINGLE_DEADLINE_MS = 10 * 60_000;
+/** How long a paid task is kept while the service cannot be reached (the alarm keeps asking). */
+export const SINGLE_KEEP_MS = 24 * 3_600_000;
+/** Backoff of the status calls (tests shorten it). */
+export const singlePollTiming = { initialDelayMs: 500, maxDelayMs: 15_000 };
+
+const inFlight = new Map<string, Promise<VerdictView>>();
+const followers = new Map<string, Promise<VerdictView>>();
+
+export function localVerdict(email: string, status: 'invalid' | 'unknown', reason: string): VerdictView {
+  return {
+    email,
+    status,
+    reason,
+    checks: {},
+    mxHost: null,
+    suggestion: null,
+    verifiedAt: Date.now(),
+    cached: false,
+    extra: {},
+  };
+}
+
+async function finish(job: SingleJob, view: VerdictView, fromService: boolean): Promise<VerdictView> {
+  if (fromService) {
+    await putCached(view, job.mode, (await getSettings()).cacheTtlHours);
+    await addRecent(view);
+  }
+  await removeJob(job.id);
+  await updateBadge();
+  return view;
+}
+
+async function follow(client: ApiClient, job: SingleJob): Promise<VerdictView> {
+  try {
+    const data = await pollSingleTask(client, job.taskId, { deadline: job.deadline, ...singlePollTiming });
+    if (data) return await finish(job, readVerdict(data, job.email), true);
+    // Timed out on our side: answered as unknown, but not cached (the service may still finish).
+    return await finish(job, localVerdict(job.email, 'unknown', 'verification_timeout'), false);
+  } catch (err) {
+    if (!keepAfter(err, job)) {
+      await removeJob(job.id);
+      await updateBadge();
+    }
+    throw err;
+  }
+}
+
+/**
+ * Whether a task whose polling failed stays in the job list (the credit is spent: its result is
+ * still wanted). Offline, 5xx or 429: for up to SINGLE_KEEP_MS. A refused key or payment (401/402
+ * mid-poll): until the task's deadline, in case the user fixes it. Anything else (404: the task
+ * is gone; a response that breaks the contract) drops it.
+ */
+function keepAfter(err: unknown, job: SingleJob, now = Date.now()): boolean {
+  if (isRetryable(err)) return now < job.createdAt + SINGLE_KEEP_MS;
+  return isRefusal(err) && now < job.deadline;
+}
+
+/** Follows a persisted task; a task already being followed in this worker is joined. */
+export function followSingle(client: ApiClient, job: SingleJob): Promise<VerdictView> {
+  const existing = followers.get(job.taskId);
+  if (existing) return existing;
+  const promise = follow(client, job).finally(() => followers.delete(job.taskId));
+  followers.set(job.taskId, promise);
+  return promise;
+}
+
+/** Called right before a credit is spent; throws to refuse (e.g. a content script over its limit). */
+export type SpendGuard = () => void | Promise<void>;
+
+async function verifyUncached(email: string, mode: Mode, guard?: SpendGuard): Promise<VerdictView> {
+  const client = await getClient();
+  // A task for this address may still be followed from before a worker restart: join it.
+  const persisted = (await getJobs()).find(
+    (job): job is SingleJob => job.kind === 'single' && job.email === email && job.mode === mode,
+  );
+  if (persisted) return followSingle(client, persisted);
+  await guard?.();
+  const { taskId } = await client.verifySingle(email, mode);
+  const now = Date.now();
+  const job: SingleJob = {
+    kind: 'single',
+    id: `single-${taskId}`,
+    taskId,
+    email,
+    mode,
+    createdAt: now,
+    deadline: now + SINGLE_DEADLINE_MS,
+  };
+  await addJob(job);
+  await Promise.all([updateBadge(), ensurePollAlarm()]);
+  return followSingle(client, job);
+}
+
+export async function verifyEmail(
+  input: { email: string; mode?: Mode; force?: boolean },
+  guard?: SpendGuard,
+): Promise<VerdictView> {
+  const { email, valid } = checkEmail(input.email);
+  if (!valid) return localVerdict(email, 'invalid', 'invalid_syntax');
+  const mode = input.mode ?? (await getSettings()).defaultMode;
+  if (!input.force) {
+    const cached = await getCached(email, mode);
+    if (cached) return cached;
+  }
+  const key = `${mode}:${email}`;
+  const running = inFlight.get(key);
+  if (running) return running;
+  const promise = verifyUncached(email, mode, guard).finally(() => inFlight.delete(key));
+  inFlight.set(key, promise);
+  return promise;
+}
+
+export async function lookupCached(emails: string[]): Promise<Record<string, VerdictView | null>> {
+  const checked = emails.map((raw) => ({ raw, ...checkEmail(raw) }));
+  const cached = await getCachedMany(checked.filter((item) => item.valid).map((item) => item.email));
+  // No prototype: an address a page wrote as `__proto__` is a key like any other.
+  const result: Record<string, VerdictView | null> = Object.create(null);
+  for (const { raw, email, valid } of checked) {
+    result[raw] = valid ? (cached.get(email) ?? null) : localVerdict(email, 'invalid', 'invalid_syntax');
+  }
+  return result;
+}
+
+/** Re-attaches to every persisted single task (after a worker restart or browser start). */
+export async function resumeSingleJobs(): Promise<void> {
+  const jobs = (await getJobs()).filter((job): job is SingleJob => job.kind === 'single');
+  if (jobs.length === 0) return;
+  let client: ApiClient;
+  try {
+    client = await getClient();
+  } catch (err) {
+    if (err instanceof ApiError) return; // Not configured: the tasks wait.
+    throw err;
+  }
+  for (const job of jobs) {
+    followSingle(client, job).catch((err) => console.warn('[verimark] task', job.taskId, err));
+  }
+}

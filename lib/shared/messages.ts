@@ -1,0 +1,119 @@
+/**
+ * The one typed message protocol between the extension's contexts and the background.
+ * Handlers live in lib/background; every handler checks its sender (lib/background/core/authorize.ts):
+ * content scripts may call only the messages listed in CONTENT_SCRIPT_MESSAGES.
+ */
+import { defineExtensionMessaging } from '@webext-core/messaging';
+import type { FileList, Mode } from '../api/contract';
+import type { ApiErrorKind } from '../api/errors';
+
+/** A verdict as the extension shows it, whatever service produced it. */
+export type MarkStatus =
+  | 'pending'
+  | 'deliverable'
+  | 'undeliverable'
+  | 'risky'
+  | 'unknown'
+  | 'invalid'
+  | 'error';
+
+export interface VerdictView {
+  /** The normalized address (trimmed, domain lowercased, IDN as punycode). */
+  email: string;
+  status: MarkStatus;
+  /** Machine reason (e.g. `rejected_email`), or null when the service gave none. */
+  reason: string | null;
+  checks: Record<string, boolean | null>;
+  mxHost: string | null;
+  suggestion: string | null;
+  /** When the verdict was obtained (ms since epoch). */
+  verifiedAt: number;
+  /** True when served from the cache without spending a credit. */
+  cached: boolean;
+  /** Fields of the service's result the client does not know, shown raw. */
+  extra: Record<string, unknown>;
+  /** For status `error`: a human message. */
+  error?: string;
+}
+
+export interface SettingsView {
+  serviceUrl: string;
+  /** True when a key is stored; the key itself never leaves the background. */
+  hasApiKey: boolean;
+  defaultMode: Mode;
+  cacheTtlHours: number;
+  enabledSites: string[];
+  autoVerifyBudget: number;
+}
+
+export interface SettingsPatch {
+  serviceUrl?: string;
+  /** A new key; an empty string clears it. */
+  apiKey?: string;
+  defaultMode?: Mode;
+  cacheTtlHours?: number;
+  enabledSites?: string[];
+  autoVerifyBudget?: number;
+}
+
+export type ConnectionResult =
+  | { ok: true }
+  | {
+      ok: false;
+      kind: 'invalid_key' | 'payment_required' | 'rate_limited' | 'unreachable' | 'bad_url' | 'server';
+      message: string;
+    };
+
+export interface BulkJobView {
+  /** Local id, stable from the moment the upload is requested. */
+  id: string;
+  fileId: string | null;
+  fileName: string;
+  phase: 'uploading' | 'queued' | 'processing' | 'completed' | 'failed';
+  /** 0..1 when known. */
+  progress: number | null;
+  /** A human message when the job failed. */
+  error: string | null;
+  /** The kind of failure (e.g. `payment_required`), when it came from the service or the network. */
+  errorKind?: ApiErrorKind | null;
+  createdAt: number;
+}
+
+export interface ProtocolMap {
+  // --- allowed from content scripts ---
+  /** Verify (or return the cached verdict of) one address. Charges at most once per address at a time. */
+  verifyEmail(data: { email: string; mode?: Mode; force?: boolean }): VerdictView;
+  /** Cached verdicts only: never calls the service. Missing addresses map to null. At most LOOKUP_MAX per call. */
+  lookupCached(data: { emails: string[] }): Record<string, VerdictView | null>;
+  /** Whether marking is enabled for the sender's site, and its per-page auto-verify budget. */
+  contentConfig(): { enabled: boolean; autoVerifyBudget: number };
+
+  // --- extension pages only (popup, options) ---
+  getSettings(): SettingsView;
+  saveSettings(data: SettingsPatch): SettingsView;
+  testConnection(data: { serviceUrl?: string; apiKey?: string }): ConnectionResult;
+  recentLookups(data: { limit: number }): VerdictView[];
+  /** Start an upload of a CSV the caller stored in IndexedDB under `blobKey`. */
+  startBulkUpload(data: { blobKey: string; fileName: string; emailColumn: string; mode: Mode }): BulkJobView;
+  listJobs(): BulkJobView[];
+  listFiles(data: { page: number; pageSize: number; search?: string }): FileList;
+  downloadResults(data: { fileId: string; fileName: string }): { downloadId: number | null; url: string };
+  /** The popup says it is open: poll faster until it closes. */
+  popupHeartbeat(): void;
+  /** "Check this page": mark the addresses of this tab once (activeTab), even on a site not enabled. */
+  checkThisPage(data: { tabId: number }): { injected: boolean };
+}
+
+export const CONTENT_SCRIPT_MESSAGES = [
+  'verifyEmail',
+  'lookupCached',
+  'contentConfig',
+] as const satisfies readonly (keyof ProtocolMap)[];
+
+/** The most addresses one `lookupCached` message may carry (content scripts send bigger sets in parts). */
+export const LOOKUP_MAX = 500;
+
+/** Set by "Check this page" (scripting.executeScript) before the content script itself is injected. */
+export const CHECK_ONCE_FLAG = '__verimarkCheckOnce';
+
+export const { sendMessage, onMessage, removeAllListeners } = defineExtensionMessaging<ProtocolMap>();
