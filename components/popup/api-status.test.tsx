@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
+import { asReceived } from '@/lib/api/testing/api-error';
 import { type ApiCall, type ApiStatus, ApiStatusProvider, useApi, useApiStatus } from './api-status';
 
 let call: ApiCall;
@@ -14,8 +15,8 @@ function Probe() {
   return null;
 }
 
-/** Errors cross the message boundary as `[kind]{retry=N} text`. */
-const fails = (error: ApiError) => () => Promise.reject(new Error(error.toMessage()));
+/** Errors cross the message boundary as an Error carrying the ApiError's fields. */
+const fails = (error: ApiError) => () => Promise.reject(asReceived(error));
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -79,9 +80,7 @@ describe('useApi', () => {
   it('retries a rate-limited call after Retry-After, counting down, then succeeds', async () => {
     const fn = vi
       .fn<() => Promise<string>>()
-      .mockRejectedValueOnce(
-        new Error(new ApiError('rate_limited', 'Rate limit exceeded', 429, 3).toMessage()),
-      )
+      .mockRejectedValueOnce(asReceived(new ApiError('rate_limited', 'Rate limit exceeded', 429, 3)))
       .mockResolvedValueOnce('verdict');
     let result: string | undefined;
     let done = false;

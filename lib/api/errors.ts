@@ -1,7 +1,8 @@
 /**
  * Typed errors of the API client. They cross the message boundary (background → popup /
- * content script) as an Error whose message is `[kind] text`; `fromMessageError` reads that
- * back, so every context shows the same kinds.
+ * content script) as they are: @webext-core/messaging copies a thrown Error's own fields
+ * (`kind`, `status`, `retryAfterSeconds`) into the error the sender receives, and
+ * `fromMessageError` rebuilds the ApiError from them, so every context shows the same kinds.
  */
 const KIND_LIST = [
   'invalid_key', // 401
@@ -27,22 +28,29 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-
-  /** The form used across runtime messages. */
-  toMessage(): string {
-    const retry = this.retryAfterSeconds === null ? '' : `{retry=${this.retryAfterSeconds}}`;
-    return `[${this.kind}]${retry} ${this.message}`;
-  }
 }
+
+/** The fields an ApiError carries across a runtime message (an Error's own fields survive it). */
+export function hasApiErrorFields(
+  value: unknown,
+): value is { kind: ApiErrorKind; message: string; status?: unknown; retryAfterSeconds?: unknown } {
+  if (typeof value !== 'object' || value === null) return false;
+  const fields = value as Record<string, unknown>;
+  return (
+    fields.name === 'ApiError' &&
+    typeof fields.kind === 'string' &&
+    KINDS.has(fields.kind) &&
+    typeof fields.message === 'string'
+  );
+}
+
+const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** Reads an error received from a runtime message (or anything thrown) back into an ApiError. */
 export function fromMessageError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  const text = err instanceof Error ? err.message : String(err);
-  const match = /^\[([a-z_]+)\](?:\{retry=(\d+)\})? ([\s\S]*)$/.exec(text);
-  if (match?.[1] && KINDS.has(match[1])) {
-    const retry = match[2] === undefined ? null : Number(match[2]);
-    return new ApiError(match[1] as ApiErrorKind, match[3] ?? '', null, retry);
+  if (hasApiErrorFields(err)) {
+    return new ApiError(err.kind, err.message, numberOrNull(err.status), numberOrNull(err.retryAfterSeconds));
   }
-  return new ApiError('server', text);
+  return new ApiError('server', err instanceof Error ? err.message : String(err));
 }

@@ -18,7 +18,7 @@ function phaseText(job: BulkJobView): string {
   return t(`popup_phase_${job.phase}`);
 }
 
-/** The background records errors in their message form (`[kind] text`). */
+/** A failed job's recorded error text (any text reads back as a `server` error). */
 function jobError(error: string): string {
   const parsed = fromMessageError(error);
   return parsed.kind === 'server' || parsed.kind === 'bad_request' ? parsed.message : errorText(parsed);

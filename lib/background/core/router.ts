@@ -3,7 +3,7 @@
  * against its sender first (authorize.ts). To add a handler: add its entry to `handlers`.
  */
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
-import { ApiError } from '../../api/errors';
+import { ApiError, fromMessageError } from '../../api/errors';
 import { LOOKUP_MAX, onMessage, type ProtocolMap } from '../../shared/messages';
 import { type BulkJob, getJobs, toBulkView } from '../../storage/jobs';
 import { getRecent } from '../../storage/verdict-cache';
@@ -16,7 +16,7 @@ import { verifyForContentScript } from '../verify/content-verify';
 import { lookupCached, verifyEmail } from '../verify/verify';
 import { authorize, type SenderInfo, senderKind } from './authorize';
 import { onPopupHeartbeat } from './scheduler';
-import { getClient, toMessageError } from './service';
+import { getClient } from './service';
 
 type Type = keyof ProtocolMap;
 type Handler<K extends Type> = (
@@ -52,7 +52,10 @@ export const handlers: { [K in Type]: Handler<K> } = {
   },
 };
 
-/** Authorizes, runs the handler, and turns failures into errors that `fromMessageError` reads back. */
+/**
+ * Authorizes and runs the handler. Every failure leaves as an ApiError, whose fields the messaging
+ * library carries to the sender (`fromMessageError` rebuilds it there).
+ */
 export async function dispatch<K extends Type>(
   type: K,
   data: GetDataType<ProtocolMap[K]>,
@@ -63,7 +66,7 @@ export async function dispatch<K extends Type>(
     const handler = handlers[type] as Handler<K>;
     return await handler(data, sender ?? {});
   } catch (err) {
-    throw toMessageError(err);
+    throw fromMessageError(err);
   }
 }
 

@@ -12,10 +12,3 @@ export async function getClient(): Promise<ApiClient> {
   if (apiKey === '') throw new ApiError('not_configured', 'Set the API key in the options page');
   return createApiClient({ baseUrl: url.url, apiKey });
 }
-
-/** An Error that crosses the message boundary and reads back with `fromMessageError`. */
-export function toMessageError(err: unknown): Error {
-  if (err instanceof ApiError) return new Error(err.toMessage());
-  if (err instanceof Error) return new Error(`[server] ${err.message}`);
-  return new Error(`[server] ${String(err)}`);
-}
