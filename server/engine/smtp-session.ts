@@ -26,25 +26,37 @@ export class SmtpFailure extends Error {
 
 const REPLY_LINE = /^(\d{3})([ -])?(.*)$/;
 const ENHANCED = /^([245]\.\d{1,3}\.\d{1,3})\b/;
-const MAX_BUFFER = 64 * 1024;
+/**
+ * Bounds on one reply, continuation lines included: a hostile server streaming `220-` lines
+ * forever is cut off here instead of growing memory until the timeout. Real EHLO replies are
+ * a few hundred bytes and lines (RFC 5321 §4.5.3.1.5: 512 octets a line).
+ */
+export const MAX_REPLY_BYTES = 64 * 1024;
+export const MAX_REPLY_LINES = 256;
+const MAX_UNASKED_REPLIES = 8;
 
 /** Accumulates lines into replies; exported for unit tests. */
 export class ReplyParser {
   private buffer = '';
   private lines: string[] = [];
+  /** Characters held for the reply being read (its finished lines). */
+  private held = 0;
 
-  /** Feeds received text; returns the replies it completed. */
+  /** Feeds received text; returns the replies it completed. Throws when a reply is too long. */
   push(chunk: string): SmtpReply[] {
     this.buffer += chunk;
-    if (this.buffer.length > MAX_BUFFER) throw new SmtpFailure('protocol', 'reply too long');
     const replies: SmtpReply[] = [];
-    let newline = this.buffer.indexOf('\n');
-    while (newline >= 0) {
-      const line = this.buffer.slice(0, newline).replace(/\r$/, '');
-      this.buffer = this.buffer.slice(newline + 1);
+    let start = 0;
+    for (let newline = this.buffer.indexOf('\n'); newline >= 0; newline = this.buffer.indexOf('\n', start)) {
+      const raw = this.buffer.slice(start, newline);
+      start = newline + 1;
+      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
       const match = REPLY_LINE.exec(line);
       if (!match) throw new SmtpFailure('protocol', `not an SMTP reply: ${line.slice(0, 80)}`);
       this.lines.push(match[3] ?? '');
+      this.held += line.length;
+      if (this.lines.length > MAX_REPLY_LINES || this.held > MAX_REPLY_BYTES)
+        throw new SmtpFailure('protocol', 'reply too long');
       if (match[2] !== '-') {
         const last = this.lines[this.lines.length - 1] ?? '';
         replies.push({
@@ -53,9 +65,11 @@ export class ReplyParser {
           text: this.lines.join(' ').trim(),
         });
         this.lines = [];
+        this.held = 0;
       }
-      newline = this.buffer.indexOf('\n');
     }
+    this.buffer = this.buffer.slice(start);
+    if (this.held + this.buffer.length > MAX_REPLY_BYTES) throw new SmtpFailure('protocol', 'reply too long');
     return replies;
   }
 }
@@ -96,6 +110,9 @@ export function openSmtpSession(address: string, port: number, timeoutMs: number
   socket.on('data', (chunk: string) => {
     try {
       pending.push(...parser.push(chunk));
+      // One command at a time (PIPELINING is never used): a pile of replies nobody asked for
+      // is a hostile or broken server, not something to keep in memory.
+      if (pending.length > MAX_UNASKED_REPLIES) throw new SmtpFailure('protocol', 'replies nobody asked for');
     } catch (error) {
       fail(error instanceof SmtpFailure ? error : new SmtpFailure('protocol', String(error)));
     }
