@@ -28,6 +28,9 @@ export const REASONS = [
   'smtp_timeout',
   'smtp_unreachable',
   'smtp_error',
+  'blocked',
+  'accept_all_provider',
+  'dns_unusable',
 ] as const;
 export type Reason = (typeof REASONS)[number];
 
@@ -147,6 +150,8 @@ export interface SingleResult {
   status: Verdict;
   reason: Reason;
   mode: Mode;
+  /** The mail provider recognised by MX host name (`google`, `microsoft`, `yahoo`, …), or null. */
+  provider: string | null;
   checks: Checks;
   mx_host: string | null;
   suggestion: string | null;

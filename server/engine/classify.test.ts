@@ -17,15 +17,16 @@ describe('classifyRcpt', () => {
     ['550 No such user here', 'rejected'],
     ['551 5.1.6 User has moved', 'rejected'],
     ['553 5.1.3 Bad recipient address syntax', 'rejected'],
-    ['550 5.7.1 Client host blocked', 'error'],
-    ['553 5.7.1 Sender not authorized', 'error'],
+    ['550 5.7.1 Client host blocked', 'blocked'],
+    ['553 5.7.1 Sender not authorized', 'blocked'],
     ['552 5.2.2 Mailbox full', 'mailbox_full'],
     ['452 4.2.2 Over quota', 'mailbox_full'],
     ['550 5.2.2 Mailbox full', 'mailbox_full'],
     ['421 4.7.0 Try again later', 'transient'],
     ['450 4.2.0 Mailbox busy', 'transient'],
     ['451 4.7.1 Greylisted', 'transient'],
-    ['554 5.7.1 Rejected', 'error'],
+    ['554 5.7.1 Rejected', 'blocked'],
+    ['554 Transaction failed', 'error'],
     ['503 5.5.1 Bad sequence', 'error'],
   ] as const)('%s → %s', (line, expected) => {
     expect(classifyRcpt(reply(line))).toBe(expected);
@@ -33,7 +34,10 @@ describe('classifyRcpt', () => {
 
   it('knows which answers are worth one retry', () => {
     expect(isTransient(reply('451 later'))).toBe(true);
-    expect(isTransient(reply('452 4.2.2 full'))).toBe(false);
+    expect(isTransient(reply('452 4.5.3 Error: too many recipients'))).toBe(true);
+    expect(
+      isTransient(reply('450 4.2.1 The user you are trying to contact is receiving mail at a rate')),
+    ).toBe(false);
     expect(isTransient(reply('550 no'))).toBe(false);
   });
 });
@@ -59,6 +63,10 @@ describe('verdictForRcpt', () => {
     expect(verdictForRcpt(reply('552 full'), null)).toEqual({ status: 'risky', reason: 'mailbox_full' });
     expect(verdictForRcpt(reply('451 later'), null)).toEqual({ status: 'unknown', reason: 'greylisted' });
     expect(verdictForRcpt(reply('550 5.7.1 blocked'), null)).toEqual({
+      status: 'unknown',
+      reason: 'blocked',
+    });
+    expect(verdictForRcpt(reply('554 Transaction failed'), null)).toEqual({
       status: 'unknown',
       reason: 'smtp_error',
     });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REASONS, VERDICTS } from '../../lib/api/contract';
 import { FAKE_DOMAINS as D, engineConfigForFakeNet, type FakeNet, startFakeNet } from '../testing/fake-net';
+import { startFakeDns } from '../testing/fake-net-dns';
 import { createEngine } from './engine';
 import type { Engine, VerificationResult } from './types';
 
@@ -51,7 +52,23 @@ const rows: Row[] = [
     { catch_all: true },
   ],
   [`alice@${D.rejecting}`, { status: 'undeliverable', reason: 'rejected_email' }],
-  [`alice@${D.policy}`, { status: 'unknown', reason: 'smtp_error' }, { smtp_connected: true }],
+  [`alice@${D.policy}`, { status: 'unknown', reason: 'blocked' }, { smtp_connected: true }],
+  [`alice@${D.oddReply}`, { status: 'unknown', reason: 'smtp_error' }, { smtp_connected: true }],
+  [
+    `anyone@${D.yahooHosted}`,
+    { status: 'unknown', reason: 'accept_all_provider', provider: 'yahoo' },
+    { smtp_connected: true, catch_all: null },
+  ],
+  [
+    `anyone@${D.gmailHosted}`,
+    { status: 'deliverable', reason: 'accepted_email', provider: 'google' },
+    { smtp_connected: true, catch_all: null },
+  ],
+  [
+    `anyone@${D.m365Tenant}`,
+    { status: 'risky', reason: 'catch_all', provider: 'microsoft' },
+    { smtp_connected: true, catch_all: true },
+  ],
   [`alice@${D.mailboxFull}`, { status: 'risky', reason: 'mailbox_full' }],
   [`alice@${D.mailboxFull452}`, { status: 'risky', reason: 'mailbox_full' }],
   [`alice@${D.greylisted}`, { status: 'unknown', reason: 'greylisted', mx_host: `mx.${D.greylisted}` }],
@@ -192,6 +209,43 @@ describe('bad input', () => {
     expect(result.email).toBe(email);
     expect(result.status).toBe(status);
     if (status === 'undeliverable') expect(result.reason).toBe('invalid_syntax');
+  });
+});
+
+describe('provider rules', () => {
+  it('skips the catch-all probe for consumer Gmail and Yahoo, probes a Microsoft 365 tenant', async () => {
+    for (const domain of [D.gmailHosted, D.yahooHosted, D.m365Tenant]) await verify(`probe@${domain}`);
+    const verbs = (domain: string) =>
+      net.connectionsFor(domain).flatMap((c) => c.commands.map((l) => l.split(/[ :]/)[0]));
+    expect(verbs(D.gmailHosted)).not.toContain('RSET');
+    expect(verbs(D.yahooHosted)).not.toContain('RSET');
+    expect(verbs(D.m365Tenant)).toContain('RSET');
+  });
+
+  it('reports no provider for a mail host it does not know', async () => {
+    expect((await verify(`alice@${D.deliverable}`)).provider).toBeNull();
+  });
+});
+
+describe('a resolver that answers NXDOMAIN for everything', () => {
+  let broken: Awaited<ReturnType<typeof startFakeDns>>;
+  beforeAll(async () => {
+    broken = await startFakeDns({});
+  });
+  afterAll(() => broken.stop());
+
+  it('gives unknown/dns_unusable instead of invalid_domain, and asks the canaries once a minute', async () => {
+    const blind = createEngine({ ...engineConfigForFakeNet(net), dnsServers: [broken.address] });
+    for (const email of [`alice@${D.freeProvider}`, `bob@${D.deliverable}`]) {
+      const result = await blind.verify(email, 'catch_all');
+      seen.push(result);
+      expect(result).toMatchObject({ status: 'unknown', reason: 'dns_unusable', mx_host: null });
+    }
+    expect(broken.queries.filter((q) => q.name === 'outlook.com' && q.type === 'MX')).toHaveLength(1);
+  });
+
+  it('still says invalid_domain for a domain that does not exist when the resolver is sound', async () => {
+    expect(await verify(`alice@${D.nonexistent}`)).toMatchObject({ reason: 'invalid_domain' });
   });
 });
 

@@ -4,10 +4,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Checks, type Mode, untestedChecks } from '../../lib/api/contract';
-import { verdictForRcpt } from './classify';
+import { transientVerdict, verdictForRcpt } from './classify';
+import { cachedDnsHealth, DEFAULT_DNS_CANARIES } from './dns-health';
 import { createResolver, type Route, resolveRoute } from './dns-route';
 import { createLimits } from './limits';
 import { isDisposable, isFreeProvider, isRoleAccount } from './lists';
+import { type Provider, providerOf } from './provider';
 import { memo, ScopeRegistry } from './scope';
 import { type EngineLogger, type ProbeContext, type ProbeOutcome, probe } from './smtp-probe';
 import { suggestAddress } from './suggest';
@@ -22,7 +24,9 @@ const DEFAULT_DNS_TIMEOUT_MS = 5000;
 const NOT_TESTED: Checks = untestedChecks();
 
 /** A verdict before the normalized address, flags and suggestion are added. */
-type Decision = Omit<VerificationResult, 'email' | 'suggestion' | 'checks'> & { checks: Partial<Checks> };
+type Decision = Omit<VerificationResult, 'email' | 'suggestion' | 'checks' | 'provider'> & {
+  checks: Partial<Checks>;
+};
 
 /** Verdicts decided by DNS alone. */
 function fromRoute(route: Exclude<Route, { kind: 'hosts' }>): Decision {
@@ -43,20 +47,22 @@ function fromRoute(route: Exclude<Route, { kind: 'hosts' }>): Decision {
   }
 }
 
-function fromProbe(outcome: ProbeOutcome, catchAllMode: boolean): Decision {
+function fromProbe(outcome: ProbeOutcome, catchAllMode: boolean, provider: Provider | null): Decision {
   switch (outcome.kind) {
     case 'answered': {
       const catchAll = catchAllMode ? outcome.catchAll : null;
       return {
-        ...verdictForRcpt(outcome.reply, catchAll),
+        ...verdictForRcpt(outcome.reply, catchAll, provider),
         mx_host: outcome.host,
         checks: { smtp_connected: true, catch_all: catchAll },
       };
     }
     case 'transient':
+      return { ...transientVerdict(outcome.reply), mx_host: outcome.host, checks: { smtp_connected: true } };
+    case 'refused':
       return {
         status: 'unknown',
-        reason: 'greylisted',
+        reason: outcome.reason,
         mx_host: outcome.host,
         checks: { smtp_connected: true },
       };
@@ -80,6 +86,7 @@ export function createEngine(config: EngineConfig, logger: EngineLogger = silent
     logger,
   };
   const scopes = new ScopeRegistry();
+  const dnsHealth = cachedDnsHealth(resolver, config.dnsCanaries ?? DEFAULT_DNS_CANARIES);
 
   async function verify(input: string, mode: Mode, scope?: DomainScope): Promise<VerificationResult> {
     const syntax = checkSyntax(input);
@@ -90,6 +97,7 @@ export function createEngine(config: EngineConfig, logger: EngineLogger = silent
         reason: 'invalid_syntax',
         checks: { ...NOT_TESTED, syntax: false },
         mx_host: null,
+        provider: null,
         suggestion: null,
       };
     }
@@ -102,31 +110,39 @@ export function createEngine(config: EngineConfig, logger: EngineLogger = silent
       role_account: isRoleAccount(local),
       free_provider: isFreeProvider(domain),
     };
+    let provider: Provider | null = null;
     const finish = (part: Decision): VerificationResult => ({
       email,
       status: part.status,
       reason: part.reason,
       mx_host: part.mx_host,
+      provider: provider?.name ?? null,
       checks: { ...flags, ...part.checks },
       suggestion: suggestAddress(local, domain),
     });
 
     const route = await memo(state.routes, domain, () => resolveRoute(resolver, domain));
+    if (route.kind === 'nxdomain' && (await dnsHealth()).usable === false) {
+      // The resolver denies domains that certainly exist: its NXDOMAIN is not a verdict.
+      logger.warn({ domain }, 'DNS answers NXDOMAIN for well-known domains: not usable');
+      return finish({ status: 'unknown', reason: 'dns_unusable', mx_host: null, checks: {} });
+    }
     if (route.kind !== 'hosts') return finish(fromRoute(route));
     const mxHost = route.hosts[0]?.name ?? null;
+    provider = providerOf(mxHost);
     if (flags.disposable) {
       return finish({ status: 'risky', reason: 'disposable', mx_host: mxHost, checks: { mx_found: true } });
     }
 
     const catchAllMode = mode === 'catch_all';
-    const request = { email, domain, hosts: route.hosts, catchAllMode, scope: state };
+    const request = { email, domain, hosts: route.hosts, catchAllMode, scope: state, provider };
     let outcome = await probe(ctx, request);
     if (outcome.kind === 'transient') {
       logger.debug({ email, host: outcome.host, reply: outcome.reply }, 'transient answer, retrying once');
       await sleep(config.greylistRetryMs);
       outcome = await probe(ctx, request);
     }
-    const result = fromProbe(outcome, catchAllMode);
+    const result = fromProbe(outcome, catchAllMode, provider);
     return finish({ ...result, checks: { mx_found: true, ...result.checks } });
   }
 

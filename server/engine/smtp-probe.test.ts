@@ -65,20 +65,38 @@ describe('SMTP conversation', () => {
     expect(outcome).toMatchObject({ kind: 'answered', reply: { code: 550, enhanced: '5.1.1' } });
   });
 
-  it('treats a 554 greeting as an SMTP error and a 421 greeting as transient', async () => {
+  it('reads a 554 greeting as a refusal about us and a 421 greeting as transient, once no MX is left', async () => {
     const refusing = await scripted('554 5.7.1 go away\r\n', () => '221 bye\r\n');
     expect(await probeScripted(refusing.port)).toMatchObject({
-      kind: 'failed',
-      reason: 'smtp_error',
-      connected: true,
+      kind: 'refused',
+      reason: 'blocked',
+      reply: { code: 554 },
     });
     const busy = await scripted('421 4.3.2 busy\r\n', () => '221 bye\r\n');
     expect(await probeScripted(busy.port)).toMatchObject({ kind: 'transient', reply: { code: 421 } });
   });
 
-  it('reports a connection dropped mid-conversation as an SMTP error', async () => {
+  it('reconnects once when the server drops the connection mid-dialogue, then gives up', async () => {
     const server = await scripted('220 ready\r\n', (line) => (line.startsWith('MAIL') ? null : '250 ok\r\n'));
-    expect(await probeScripted(server.port)).toMatchObject({ kind: 'failed', reason: 'smtp_error' });
+    expect(await probeScripted(server.port)).toMatchObject({
+      kind: 'failed',
+      reason: 'smtp_error',
+      connected: true,
+    });
+    expect(server.lines.filter((l) => l.startsWith('MAIL'))).toHaveLength(2);
+  });
+
+  it('gets the answer on the reconnection when only the first conversation is dropped', async () => {
+    let drops = 1;
+    const server = await scripted('220 ready\r\n', (line) => {
+      if (line.startsWith('MAIL') && drops > 0) {
+        drops--;
+        return null;
+      }
+      return line === 'QUIT' ? '221 bye\r\n' : '250 ok\r\n';
+    });
+    expect(await probeScripted(server.port)).toMatchObject({ kind: 'answered', reply: { code: 250 } });
+    expect(server.lines.filter((l) => l.startsWith('EHLO'))).toHaveLength(2);
   });
 
   it('times out a silent command', async () => {

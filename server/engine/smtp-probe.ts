@@ -1,13 +1,18 @@
 /**
- * One SMTP probe of one address: MX hosts in priority order (next host when a connection
- * fails), greeting, EHLO (HELO fallback), MAIL FROM, RCPT TO, and in catch_all mode a random
- * address on the same connection after RSET. QUIT at the end. Never DATA.
+ * One SMTP probe of one address: MX hosts in priority order, greeting, EHLO (HELO fallback),
+ * MAIL FROM, RCPT TO, and in catch_all mode a random address on the same connection after
+ * RSET. QUIT at the end. Never DATA, never pipelined.
+ *
+ * As a real sender does, a refused connection, a greeting other than 220 (421, 554, …) or a
+ * dropped connection moves on to the next MX host; a connection dropped mid-dialogue is
+ * reconnected once first. Only when every host has failed does the probe give up.
  */
 import { randomBytes } from 'node:crypto';
-import { classifyRcpt, isTransient } from './classify';
+import { classifyRcpt, classifyRefusal } from './classify';
 import { type MailHost, type Resolver, resolveAddresses } from './dns-route';
 import { isPrivateAddress } from './ip-guard';
 import type { Limits } from './limits';
+import type { Provider } from './provider';
 import { memo, type ScopeState } from './scope';
 import { openSmtpSession, SmtpFailure, type SmtpReply, type SmtpSession } from './smtp-session';
 import type { EngineConfig } from './types';
@@ -22,6 +27,8 @@ export interface ProbeContext {
   resolver: Resolver;
   limits: Limits;
   logger: EngineLogger;
+  /** Opens an SMTP session (directly or through the SOCKS5 proxy). */
+  open?: (address: string) => Promise<SmtpSession>;
 }
 
 export type FailureReason = 'smtp_timeout' | 'smtp_unreachable' | 'smtp_error';
@@ -29,8 +36,10 @@ export type FailureReason = 'smtp_timeout' | 'smtp_unreachable' | 'smtp_error';
 export type ProbeOutcome =
   /** RCPT TO was answered; catchAll is the random-address result (null: not probed or unclear). */
   | { kind: 'answered'; host: string; reply: SmtpReply; catchAll: boolean | null }
-  /** 421/450/451 at the greeting, MAIL FROM or RCPT TO. */
+  /** A 4xx at the greeting (on every host), EHLO, MAIL FROM or RCPT TO. */
   | { kind: 'transient'; host: string; reply: SmtpReply }
+  /** A 5xx before RCPT TO: about us (blocked) or not understood (smtp_error). */
+  | { kind: 'refused'; host: string; reply: SmtpReply; reason: 'blocked' | 'smtp_error' }
   /** connected: an SMTP session was opened (true), tried but none (false), never tried (null). */
   | { kind: 'failed'; host: string | null; reason: FailureReason; connected: boolean | null };
 
@@ -40,6 +49,8 @@ export interface ProbeRequest {
   hosts: MailHost[];
   catchAllMode: boolean;
   scope: ScopeState;
+  /** The provider of the first MX host, when recognised. */
+  provider?: Provider | null;
 }
 
 /** Addresses tried per MX host, so a host with many A records cannot stall a probe. */
@@ -52,11 +63,18 @@ async function isCatchAll(ctx: ProbeContext, session: SmtpSession, domain: strin
     if ((await session.command('RSET')).code !== 250) return null;
     if ((await session.command(mailFromLine(ctx.config.mailFrom))).code !== 250) return null;
     const random = `vm-${randomBytes(8).toString('hex')}@${domain}`;
+    // A 4xx here (e.g. 452 4.5.3 too many recipients) or a refusal about us is inconclusive.
     const answer = classifyRcpt(await session.command(`RCPT TO:<${random}>`));
     return answer === 'accepted' ? true : answer === 'rejected' ? false : null;
   } catch {
     return null;
   }
+}
+
+function refusal(host: string, reply: SmtpReply, atMailFrom = false): ProbeOutcome {
+  const kind = classifyRefusal(reply, atMailFrom);
+  if (kind === 'transient') return { kind: 'transient', host, reply };
+  return { kind: 'refused', host, reply, reason: kind === 'blocked' ? 'blocked' : 'smtp_error' };
 }
 
 async function converse(
@@ -65,27 +83,27 @@ async function converse(
   host: string,
   req: ProbeRequest,
 ): Promise<ProbeOutcome> {
-  const transientOrError = (reply: SmtpReply): ProbeOutcome =>
-    isTransient(reply)
-      ? { kind: 'transient', host, reply }
-      : { kind: 'failed', host, reason: 'smtp_error', connected: true };
-  if (session.greeting.code !== 220) return transientOrError(session.greeting);
   const { heloName, mailFrom } = ctx.config;
   let hello = await session.command(`EHLO ${heloName}`);
   if (hello.code !== 250) hello = await session.command(`HELO ${heloName}`);
-  if (hello.code !== 250) return transientOrError(hello);
+  if (hello.code !== 250) return refusal(host, hello);
   const mail = await session.command(mailFromLine(mailFrom));
-  if (mail.code !== 250) return transientOrError(mail);
+  if (mail.code !== 250) return refusal(host, mail, true);
   const reply = await session.command(`RCPT TO:<${req.email}>`);
-  if (isTransient(reply)) return { kind: 'transient', host, reply };
+  const answer = classifyRcpt(reply);
+  if (answer === 'transient') return { kind: 'transient', host, reply };
   let catchAll: boolean | null = null;
-  if (req.catchAllMode && classifyRcpt(reply) === 'accepted') {
+  const pointless = req.provider?.skipCatchAllProbe || req.provider?.acceptsAll;
+  if (req.catchAllMode && answer === 'accepted' && reply.code < 300 && !pointless) {
     catchAll = await memo(req.scope.catchAll, req.domain, () => isCatchAll(ctx, session, req.domain));
   }
   return { kind: 'answered', host, reply, catchAll };
 }
 
-type Attempt = ProbeOutcome | { kind: 'next'; timedOut: boolean };
+type Attempt =
+  | ProbeOutcome
+  /** Try the next address or host: no connection, no greeting, a non-220 greeting, or dropped. */
+  | { kind: 'next'; timedOut: boolean; greeting: SmtpReply | null; dropped: boolean };
 
 async function attempt(
   ctx: ProbeContext,
@@ -96,18 +114,28 @@ async function attempt(
   const { smtpPort, smtpTimeoutMs } = ctx.config;
   let session: SmtpSession;
   try {
-    session = await openSmtpSession(address, smtpPort, smtpTimeoutMs);
+    session = await (ctx.open ? ctx.open(address) : openSmtpSession(address, smtpPort, smtpTimeoutMs));
   } catch (error) {
-    const timedOut = error instanceof SmtpFailure && error.kind === 'timeout';
+    const kind = error instanceof SmtpFailure ? error.kind : 'connect';
     ctx.logger.debug({ host, address, error: String(error) }, 'smtp connection failed');
-    return { kind: 'next', timedOut };
+    return { kind: 'next', timedOut: kind === 'timeout', greeting: null, dropped: kind === 'closed' };
   }
   try {
+    if (session.greeting.code !== 220) {
+      ctx.logger.debug({ host, address, greeting: session.greeting }, 'greeting refused, next MX');
+      return { kind: 'next', timedOut: false, greeting: session.greeting, dropped: false };
+    }
     return await converse(ctx, session, host, req);
   } catch (error) {
-    const timedOut = error instanceof SmtpFailure && error.kind === 'timeout';
+    const kind = error instanceof SmtpFailure ? error.kind : 'protocol';
     ctx.logger.debug({ host, address, error: String(error) }, 'smtp conversation failed');
-    return { kind: 'failed', host, reason: timedOut ? 'smtp_timeout' : 'smtp_error', connected: true };
+    if (kind === 'closed') return { kind: 'next', timedOut: false, greeting: null, dropped: true };
+    return {
+      kind: 'failed',
+      host,
+      reason: kind === 'timeout' ? 'smtp_timeout' : 'smtp_error',
+      connected: true,
+    };
   } finally {
     await session.quit();
   }
@@ -130,25 +158,39 @@ async function addressesOf(ctx: ProbeContext, req: ProbeRequest, host: string): 
 export async function probe(ctx: ProbeContext, req: ProbeRequest): Promise<ProbeOutcome> {
   let tried = false;
   let timedOut = false;
+  let dropped = false;
+  let reconnected = false;
+  let refused: { host: string; reply: SmtpReply } | null = null;
+  const run = (name: string, address: string) =>
+    ctx.limits.run(name, async () => {
+      ctx.logger.debug({ event: 'smtp-open', host: name, address }, 'smtp conversation');
+      try {
+        return await attempt(ctx, name, address, req);
+      } finally {
+        ctx.logger.debug({ event: 'smtp-close', host: name, address }, 'smtp conversation ended');
+      }
+    });
   for (const { name } of req.hosts) {
     for (const address of (await addressesOf(ctx, req, name)).slice(0, ADDRESSES_PER_HOST)) {
       tried = true;
-      const result = await ctx.limits.run(name, async () => {
-        ctx.logger.debug({ event: 'smtp-open', host: name, address }, 'smtp conversation');
-        try {
-          return await attempt(ctx, name, address, req);
-        } finally {
-          ctx.logger.debug({ event: 'smtp-close', host: name, address }, 'smtp conversation ended');
-        }
-      });
+      let result = await run(name, address);
+      // One reconnect when a server drops the connection mid-dialogue, then the next host.
+      if (result.kind === 'next' && result.dropped && !reconnected) {
+        reconnected = true;
+        result = await run(name, address);
+      }
       if (result.kind !== 'next') return result;
       timedOut ||= result.timedOut;
+      dropped ||= result.dropped;
+      if (result.greeting) refused = { host: name, reply: result.greeting };
     }
   }
+  // Every host failed; the last refusing greeting (421, 554, a blocklist text) says why.
+  if (refused) return refusal(refused.host, refused.reply);
   return {
     kind: 'failed',
     host: req.hosts[0]?.name ?? null,
-    reason: timedOut ? 'smtp_timeout' : 'smtp_unreachable',
-    connected: tried ? false : null,
+    reason: timedOut ? 'smtp_timeout' : dropped ? 'smtp_error' : 'smtp_unreachable',
+    connected: dropped ? true : tried ? false : null,
   };
 }

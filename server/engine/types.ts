@@ -24,6 +24,15 @@ export interface EngineConfig {
   perHostConcurrency: number;
   /** DNS query timeout (two tries); default: smtpTimeoutMs, at most 5000. */
   dnsTimeoutMs?: number;
+  /**
+   * Domains that certainly exist: when the resolver says one of them does not, it is broken
+   * and NXDOMAIN answers are not verdicts (default: gmail.com, outlook.com, yahoo.com).
+   */
+  dnsCanaries?: string[];
+  /** `socks5://[user:pass@]host:port`: every SMTP connection goes through this proxy. */
+  smtpProxy?: string | null;
+  /** Connect timeout of the proxy itself (default: smtpTimeoutMs). */
+  proxyTimeoutMs?: number;
 }
 
 export interface VerificationResult {
@@ -33,6 +42,8 @@ export interface VerificationResult {
   reason: Reason;
   checks: Checks;
   mx_host: string | null;
+  /** Mail provider recognised by the first MX host's name, or null. */
+  provider: string | null;
   suggestion: string | null;
 }
 

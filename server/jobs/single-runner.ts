@@ -13,6 +13,7 @@ export function engineFailure(email: string): VerificationResult {
     reason: 'smtp_error',
     checks: untestedChecks(),
     mx_host: null,
+    provider: null,
     suggestion: null,
   };
 }

@@ -82,6 +82,7 @@ export class TaskStore {
       status: result.status,
       reason: result.reason,
       mode: task.mode,
+      provider: result.provider ?? null,
       checks: result.checks,
       mx_host: result.mx_host,
       suggestion: result.suggestion,

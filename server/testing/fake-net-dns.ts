@@ -46,7 +46,8 @@ function answersFor(entry: ZoneEntry, question: Question): Resource[] {
   }
 }
 
-export async function startFakeDns(): Promise<FakeDns> {
+/** `zone` defaults to the fake network's; `{}` makes a resolver that answers NXDOMAIN for every name. */
+export async function startFakeDns(zone: Record<string, ZoneEntry> = ZONE): Promise<FakeDns> {
   const queries: DnsQuery[] = [];
   const server = createUDPServer((request, send) => {
     const response = Packet.createResponseFromRequest(request);
@@ -54,7 +55,7 @@ export async function startFakeDns(): Promise<FakeDns> {
     if (!question) return;
     const name = question.name.toLowerCase().replace(/\.$/, '');
     queries.push({ name, type: typeNames.get(question.type) ?? String(question.type) });
-    const entry = ZONE[name];
+    const entry = zone[name];
     if (entry?.rcode === 'silent') return;
     if (!entry) response.header.rcode = RCODE_NXDOMAIN;
     else if (entry.rcode === 'servfail') response.header.rcode = RCODE_SERVFAIL;

@@ -16,7 +16,7 @@ export const FAKE_DOMAINS = {
   catchAll: 'catch-all.test',
   /** Rejects every recipient with 550 5.1.1. */
   rejecting: 'rejecting.test',
-  /** Rejects every recipient with 550 5.7.1 (policy, not the address): smtp_error. */
+  /** Rejects every recipient with 550 5.7.1 (policy, not the address): blocked. */
   policy: 'policy.test',
   /** 552 5.2.2 mailbox full. */
   mailboxFull: 'full.test',
@@ -55,6 +55,14 @@ export const FAKE_DOMAINS = {
   /** IDN domain `bücher.test` (deliverable behaviour), served under its punycode name. */
   unicode: 'bücher.test',
   unicodeAscii: 'xn--bcher-kva.test',
+  /** Answers RCPT with "554 Transaction failed" (neither about the mailbox nor about us): smtp_error. */
+  oddReply: 'odd-reply.test',
+  /** MX named like Yahoo's consumer mail (`*.yahoodns.net`), accepts everything: accept_all_provider. */
+  yahooHosted: 'yahoo-hosted.test',
+  /** MX named like consumer Gmail (`gmail-smtp-in.l.google.com`), accepts everything: no catch-all probe. */
+  gmailHosted: 'gmail-hosted.test',
+  /** MX named like a Microsoft 365 tenant (`*.mail.protection.outlook.com`), accepts everything: probed. */
+  m365Tenant: 'm365-tenant.test',
 } as const;
 
 export type FakeDomainName = keyof typeof FAKE_DOMAINS;
@@ -122,5 +130,13 @@ export const ZONE: Record<string, ZoneEntry> = {
   [D.freeProvider]: { mx: mxTo(`mx.${D.freeProvider}`) },
   [`mx.${D.freeProvider}`]: { a: [SMTP_IP] },
   [D.unicodeAscii]: { mx: mxTo(`mx.${D.unicodeAscii}`) },
+  [D.oddReply]: { mx: mxTo(`mx.${D.oddReply}`) },
+  [`mx.${D.oddReply}`]: { a: [SMTP_IP] },
+  [D.yahooHosted]: { mx: mxTo('mta5.am0.yahoodns.net') },
+  'mta5.am0.yahoodns.net': { a: [SMTP_IP] },
+  [D.gmailHosted]: { mx: mxTo('gmail-smtp-in.l.google.com') },
+  'gmail-smtp-in.l.google.com': { a: [SMTP_IP] },
+  [D.m365Tenant]: { mx: mxTo('m365-tenant-test.mail.protection.outlook.com') },
+  'm365-tenant-test.mail.protection.outlook.com': { a: [SMTP_IP] },
   [`mx.${D.unicodeAscii}`]: { a: [SMTP_IP] },
 };

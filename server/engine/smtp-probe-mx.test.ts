@@ -1,0 +1,167 @@
+/**
+ * Moving on through MX hosts as a real sender does (docs/design.md §3): a greeting other than
+ * 220 or a dropped connection sends the probe to the next host. Each MX "host" here is an IP
+ * literal mapped to its own scripted server by the probe's `open` seam (the proxy uses it too).
+ */
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ScriptedSmtp, useScriptedSmtp } from '../testing/scripted-smtp';
+import { createResolver } from './dns-route';
+import { createLimits } from './limits';
+import { providerOf } from './provider';
+import { type ProbeRequest, probe } from './smtp-probe';
+import { openSmtpSession } from './smtp-session';
+import type { EngineConfig } from './types';
+
+const scripted = useScriptedSmtp();
+const silent = { debug: () => {}, warn: () => {} };
+const config: EngineConfig = {
+  dnsServers: [],
+  smtpPort: 25,
+  heloName: 'verimark.test',
+  mailFrom: 'probe@verimark.test',
+  smtpTimeoutMs: 500,
+  greylistRetryMs: 0,
+  allowPrivateMx: true,
+  globalConcurrency: 2,
+  perHostConcurrency: 1,
+};
+
+/** Probes with MX hosts 10.0.0.1, 10.0.0.2, … each answered by the server at the same index. */
+function probeThrough(servers: ScriptedSmtp[], extra: Partial<ProbeRequest> = {}) {
+  const ports = new Map(servers.map((s, i) => [`10.0.0.${i + 1}`, s.port]));
+  const ctx = {
+    config,
+    resolver: createResolver([], 500),
+    limits: createLimits(2, 1),
+    logger: silent,
+    open: (address: string) => openSmtpSession('127.0.0.1', ports.get(address) ?? 1, 500),
+  };
+  const scope = { routes: new Map(), addresses: new Map(), catchAll: new Map() };
+  const hosts = servers.map((_, i) => ({ name: `10.0.0.${i + 1}`, priority: (i + 1) * 10 }));
+  return probe(ctx, {
+    email: 'alice@example.com',
+    domain: 'example.com',
+    hosts,
+    catchAllMode: true,
+    scope,
+    ...extra,
+  });
+}
+
+const accepting =
+  (rcpt = '250 2.1.5 Ok\r\n') =>
+  (line: string) =>
+    line === 'QUIT' ? '221 2.0.0 Bye\r\n' : line.startsWith('RCPT') ? rcpt : '250 ok\r\n';
+
+describe('next MX host', () => {
+  it('moves on after a 421 greeting, as Postfix does, and delivers through MX 20', async () => {
+    const busy = await scripted(
+      '421 4.7.0 mx1.example.com Error: too many connections\r\n',
+      () => '221 bye\r\n',
+    );
+    const good = await scripted('220 mx2.example.com ESMTP Postfix\r\n', accepting());
+    const outcome = await probeThrough([busy, good]);
+    expect(outcome).toMatchObject({ kind: 'answered', host: '10.0.0.2', reply: { code: 250 } });
+    expect(busy.lines).not.toContain('MAIL FROM:<probe@verimark.test>');
+  });
+
+  it("moves on after a 554 greeting, and after Yahoo's blocklist greeting", async () => {
+    const refusing = await scripted(
+      '554 5.7.1 mx1.example.com: no SMTP service here\r\n',
+      () => '221 bye\r\n',
+    );
+    const yahoo = await scripted(
+      "553 5.7.1 [BL21] Connections will not be accepted from 192.0.2.7, because the ip is in Spamhaus's list; see https://postmaster.yahooinc.com/error-codes\r\n",
+      () => '221 bye\r\n',
+    );
+    const good = await scripted('220 ready\r\n', accepting());
+    expect(await probeThrough([refusing, yahoo, good])).toMatchObject({ kind: 'answered', host: '10.0.0.3' });
+    // With no host left, the refusing greeting decides: about us, so blocked (not undeliverable).
+    expect(await probeThrough([refusing, yahoo])).toMatchObject({ kind: 'refused', reason: 'blocked' });
+  });
+
+  it('moves on when the first host drops the connection right after connecting', async () => {
+    const server = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const closer = { port: (server.address() as net.AddressInfo).port, lines: [], close: async () => {} };
+    try {
+      const good = await scripted('220 ready\r\n', accepting());
+      expect(await probeThrough([closer, good])).toMatchObject({ kind: 'answered', host: '10.0.0.2' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe('catch-all probe', () => {
+  it('is inconclusive (null) when the random address gets 452 4.5.3 too many recipients', async () => {
+    let rcpts = 0;
+    const server = await scripted('220 ready\r\n', (line) => {
+      if (!line.startsWith('RCPT')) return line === 'QUIT' ? '221 bye\r\n' : '250 ok\r\n';
+      rcpts++;
+      return rcpts === 1 ? '250 2.1.5 Ok\r\n' : '452 4.5.3 Error: too many recipients\r\n';
+    });
+    expect(await probeThrough([server])).toMatchObject({
+      kind: 'answered',
+      catchAll: null,
+      reply: { code: 250 },
+    });
+  });
+
+  it('is skipped for consumer Gmail and probed for a Microsoft 365 tenant', async () => {
+    const gmail = await scripted('220 mx.google.com ESMTP a1si - gsmtp\r\n', accepting());
+    await probeThrough([gmail], { provider: providerOf('gmail-smtp-in.l.google.com') });
+    expect(gmail.lines.map((l) => l.split(/[ :]/)[0])).toEqual(['EHLO', 'MAIL', 'RCPT', 'QUIT']);
+    const tenant = await scripted(
+      '220 AM0PR01.outlook.office365.com Microsoft ESMTP MAIL Service ready\r\n',
+      accepting(),
+    );
+    const outcome = await probeThrough([tenant], {
+      provider: providerOf('contoso-com.mail.protection.outlook.com'),
+    });
+    expect(outcome).toMatchObject({ kind: 'answered', catchAll: true });
+    expect(tenant.lines).toContain('RSET');
+  });
+});
+
+const servers: net.Server[] = [];
+afterEach(() => Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r)))));
+
+describe('PIPELINING is never assumed', () => {
+  it('sends each command only after the previous reply, even when the server offers PIPELINING', async () => {
+    let pipelined = 0;
+    const lines: string[] = [];
+    const server = net.createServer((socket) => {
+      let waiting = false;
+      let buffer = '';
+      socket.write('220 ready\r\n');
+      socket.on('data', (chunk) => {
+        buffer += chunk.toString();
+        for (let i = buffer.indexOf('\r\n'); i >= 0; i = buffer.indexOf('\r\n')) {
+          const line = buffer.slice(0, i);
+          buffer = buffer.slice(i + 2);
+          lines.push(line);
+          if (waiting) pipelined++;
+          waiting = true;
+          const answer = line.startsWith('EHLO')
+            ? '250-mx.example\r\n250-PIPELINING\r\n250 8BITMIME\r\n'
+            : '250 ok\r\n';
+          // Slow replies leave a pipelining client time to send ahead.
+          setTimeout(() => {
+            waiting = false;
+            if (!socket.destroyed) socket.write(line === 'QUIT' ? '221 bye\r\n' : answer);
+          }, 30);
+        }
+      });
+      socket.on('error', () => {});
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const outcome = await probeThrough([{ port, lines, close: async () => {} }]);
+    expect(outcome).toMatchObject({ kind: 'answered', catchAll: true });
+    expect(lines.length).toBeGreaterThanOrEqual(6);
+    expect(pipelined).toBe(0);
+  });
+});
