@@ -5,9 +5,9 @@
  *   npx tsx bench/content-scan.ts
  */
 import { Window } from 'happy-dom';
-import { checkEmail } from '../lib/api/address';
 import { extractTarget, TARGET_SELECTOR } from '../lib/content/extract/targets';
 import { scanTree } from '../lib/content/scan';
+import { checkEmail } from '../lib/shared/address';
 
 const ROWS = 5_000;
 const RUNS = 5;

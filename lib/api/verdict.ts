@@ -3,8 +3,9 @@
  * names and their synonyms from other services are understood, everything else is kept raw
  * in `extra` so it can be shown rather than dropped.
  */
+
+import { normalizeEmail } from '../shared/address';
 import type { MarkStatus, VerdictView } from '../shared/messages';
-import { normalizeEmail } from './address';
 
 type Verdict = Extract<MarkStatus, 'deliverable' | 'undeliverable' | 'risky' | 'unknown'>;
 

@@ -3,8 +3,9 @@
  * verdict. Cache lookups are batched; each address is sent to the service at most once per page;
  * automatic verification spends a per-page budget, explicit requests (Verify, a typed value) do not.
  */
-import { checkEmail } from '../api/address';
+
 import { fromMessageError } from '../api/errors';
+import { checkEmail } from '../shared/address';
 import { LOOKUP_MAX, type MarkStatus, type VerdictView } from '../shared/messages';
 
 export type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';

@@ -185,6 +185,30 @@ describe('startMarking', () => {
     expect(verified).toEqual([]);
   });
 
+  it('marks malformed mailto links and fields invalid, without asking the service', async () => {
+    document.body.innerHTML = `
+      <a id="m1" href="mailto:bob.good.test">Bob</a><a id="m2" href="mailto:frank@">Frank</a>
+      <a id="m3" href="mailto:dave@good.test/x">Dave</a><a id="m4" href="mailto:j%C3%B6hn@example.com">J</a>
+      <a id="m5" href="mailto:?subject=Hello">no recipient</a>
+      <input id="f1" type="email" value="frank@"><input id="f2" name="email" value=".dave@good.test">`;
+    const { api, verified } = fakeApi();
+    const looked: string[] = [];
+    const lookupCached = api.lookupCached;
+    api.lookupCached = (emails) => {
+      looked.push(...emails);
+      return lookupCached(emails);
+    };
+    startMarking({ win: window, signal: controller.signal, api, budget: 25 });
+    await eventually(() => {
+      for (const id of ['m1', 'm2', 'm3', 'm4', 'f1', 'f2']) {
+        expect(statusOf(document.getElementById(id)), id).toBe('invalid');
+      }
+    });
+    await settle();
+    expect(statusOf(document.getElementById('m5'))).toBeNull();
+    expect({ looked, verified }).toEqual({ looked: [], verified: [] });
+  });
+
   it('renders hostile text as text and stops cleanly on abort', async () => {
     (window as unknown as { pwned?: number }).pwned = undefined;
     const link = document.createElement('a');

@@ -7,7 +7,13 @@ const mode = v.optional(v.picklist(MODES), DEFAULT_MODE);
 const id = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 
 export const SingleBody = v.object({
-  email: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(1024)),
+  // Not trimmed here: the address rules (lib/shared/address.ts) trim, and refuse a line break
+  // anywhere, the same way in the extension and the service.
+  email: v.pipe(
+    v.string(),
+    v.maxLength(1024),
+    v.check((email) => email.trim() !== ''),
+  ),
   mode,
 });
 

@@ -1,6 +1,6 @@
 /** "Email address" + "Verify": a local syntax check first, then the background (cache or service). */
 import { useEffect, useState } from 'preact/hooks';
-import { checkEmail } from '@/lib/api/address';
+import { checkEmail } from '@/lib/shared/address';
 import { sendMessage, type VerdictView } from '@/lib/shared/messages';
 import { useApi } from '../api-status';
 import { t } from '../i18n';

@@ -2,6 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { PATHS } from '../../api/contract';
 import { ApiError } from '../../api/errors';
+import { ADDRESS_CASES } from '../../shared/testing/address-cases';
 import { addJob, getJobs } from '../../storage/jobs';
 import { getRecent } from '../../storage/verdict-cache';
 import { configure, countRequests, until, useFakeService } from '../testing/setup';
@@ -143,6 +144,19 @@ describe('a task past its deadline', () => {
     expect(env.service.state.tasks.get('task-1')?.polls).toBe(1);
     expect(await getJobs()).toEqual([]);
     expect((await lookupCached(['slow@example.com']))['slow@example.com']).toBeNull();
+  });
+});
+
+describe('verifyEmail decides the shared address cases as the service does', () => {
+  it.each(ADDRESS_CASES)('$input → $email', async ({ input, email }) => {
+    const view = await verifyEmail({ email: input });
+    if (email === null) {
+      expect([view.email, view.status, view.reason]).toEqual([input.trim(), 'invalid', 'invalid_syntax']);
+      expect(env.server.requests).toHaveLength(0);
+    } else {
+      expect([view.email, view.status]).toEqual([email, 'deliverable']);
+      expect([...env.service.state.tasks.values()].map((task) => task.email)).toEqual([email]);
+    }
   });
 });
 

@@ -3,12 +3,12 @@
  * asked twice at once is one service call and one credit), then the task is persisted and
  * followed to completion — also after the service worker was stopped (`resumeSingleJobs`).
  */
-import { checkEmail } from '../../api/address';
 import type { ApiClient } from '../../api/client';
 import type { Mode } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { isRefusal, isRetryable } from '../../api/retry';
 import { readVerdict } from '../../api/verdict';
+import { checkEmail } from '../../shared/address';
 import type { VerdictView } from '../../shared/messages';
 import { addJob, getJobs, removeJob, type SingleJob } from '../../storage/jobs';
 import { getSettings } from '../../storage/settings';

@@ -53,6 +53,11 @@ describe('extractTarget', () => {
       emails: ['a@x.com', 'b@y.com'],
     });
     expect(extractTarget(el('<a href="https://x.com">x</a>', 'a'))).toBeNull();
+    expect(extractTarget(el('<a href="mailto:bob.good.test">bob</a>', 'a'))).toEqual({
+      kind: 'mailto',
+      emails: ['bob.good.test'],
+    });
+    expect(extractTarget(el('<a href="mailto:?subject=Hi">write</a>', 'a'))?.emails).toEqual([]);
   });
 
   it('reads Gmail recipient chips from data-hovercard-id in to, cc and bcc', () => {

@@ -3,7 +3,7 @@
  * One element is one target; a target may carry several addresses (a mailto: with cc, a
  * multi-address input), and its mark shows the worst verdict among them.
  */
-import { addressesInText } from '../../shared/extract/address-list';
+import { addressesInText, addressesOrWritten } from '../../shared/extract/address-list';
 import { mailtoRecipients } from '../../shared/extract/mailto';
 
 export type TargetKind = 'input' | 'mailto' | 'chip' | 'recipient-input' | 'message' | 'outlook';
@@ -41,20 +41,15 @@ function isTextInput(el: Element): el is HTMLInputElement | HTMLTextAreaElement 
   return el.localName === 'input' && TEXT_TYPES.has((el.getAttribute('type') ?? '').toLowerCase());
 }
 
-/** Addresses typed into a field: candidates, or the whole value when it has no '@' at all. */
+/** Addresses typed into a field: candidates, or the whole value when none can be read in it. */
 export function inputAddresses(value: string): string[] {
-  const trimmed = value.trim();
-  if (trimmed === '') return [];
-  const found = addressesInText(trimmed);
-  return found.length > 0 ? found : [trimmed.slice(0, 320)];
+  return addressesOrWritten(value);
 }
 
 /** The address an attribute carries; a value with '@' but no readable address is kept to be judged invalid. */
 function attrAddress(el: Element, name: string): string[] {
-  const value = (el.getAttribute(name) ?? '').trim();
-  if (!value.includes('@')) return [];
-  const found = addressesInText(value);
-  return found.length > 0 ? found.slice(0, 1) : [value.slice(0, 320)];
+  const value = el.getAttribute(name) ?? '';
+  return value.includes('@') ? addressesOrWritten(value).slice(0, 1) : [];
 }
 
 function outlookAddresses(el: Element): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressesInText } from './address-list';
+import { addressesInText, addressesOrWritten } from './address-list';
 
 describe('addressesInText', () => {
   it('reads recipients the way people write them', () => {
@@ -19,5 +19,23 @@ describe('addressesInText', () => {
     const many = Array.from({ length: 500 }, (_, i) => `u${i}@x.com`).join(',');
     expect(addressesInText(many)).toHaveLength(50);
     expect(addressesInText(`${'a'.repeat(100_000)}@x.com`)).toEqual([]);
+  });
+});
+
+describe('addressesOrWritten', () => {
+  it('keeps written text with no readable address whole, to be judged invalid', () => {
+    expect(addressesOrWritten(' a@x.com, "Jo" <jo@y.org> ')).toEqual(['a@x.com', 'jo@y.org']);
+    expect(addressesOrWritten(' bob.good.test ')).toEqual(['bob.good.test']);
+    expect(addressesOrWritten('.dave@good.test, erin@good.test..')).toEqual([
+      '.dave@good.test',
+      'erin@good.test..',
+    ]);
+    expect(addressesInText('.dave@good.test, erin@good.test..')).toEqual([
+      'dave@good.test',
+      'erin@good.test',
+    ]);
+    expect(addressesOrWritten('frank@')).toEqual(['frank@']);
+    expect(addressesOrWritten('x'.repeat(1000))).toEqual(['x'.repeat(320)]);
+    expect(addressesOrWritten(' \n ')).toEqual([]);
   });
 });

@@ -37,6 +37,13 @@ describe('mailtoRecipients', () => {
     expect(mailtoRecipients('mailto:a%ZZb@x.com,c%40d.com%')).toEqual(['a%ZZb@x.com', 'c@d.com%']);
   });
 
+  it('keeps a recipient with no readable address whole, to be judged invalid', () => {
+    expect(mailtoRecipients('mailto:bob.good.test')).toEqual(['bob.good.test']);
+    expect(mailtoRecipients('mailto:frank@')).toEqual(['frank@']);
+    expect(mailtoRecipients('mailto:a@x.com?cc=%20nobody%20')).toEqual(['a@x.com', 'nobody']);
+    expect(mailtoRecipients('mailto:?cc=')).toEqual([]);
+  });
+
   it('ignores subject, body and fragments, and anything that is not mailto', () => {
     expect(mailtoRecipients('mailto:?subject=a@b.com&body=c@d.com')).toEqual([]);
     expect(mailtoRecipients('mailto:a@b.com#x@y.com')).toEqual(['a@b.com']);
@@ -46,8 +53,8 @@ describe('mailtoRecipients', () => {
 
   it('splits hostile markup into harmless tokens', () => {
     const href = 'mailto:%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E@evil.com?cc=%3Cscript%3E@x.com';
-    // Nothing before "@" survives but markup characters, so there is no candidate at all.
-    expect(mailtoRecipients(href)).toEqual([]);
+    // No address can be read in either list: each is kept whole as plain text, to be judged invalid.
+    expect(mailtoRecipients(href)).toEqual(['"><img src=x onerror=alert(1)>@evil.com', '<script>@x.com']);
     const quoted = mailtoRecipients("mailto:x'onmouseover='alert(1)'@evil.com,ok@fine.com");
     for (const address of quoted) expect(address).not.toMatch(/[<>"()]/);
     expect(quoted).toEqual(["'@evil.com", 'ok@fine.com']);

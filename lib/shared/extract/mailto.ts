@@ -2,7 +2,7 @@
  * Recipients of a `mailto:` URL (RFC 6068): the path and the `to`, `cc` and `bcc` header fields,
  * each a comma-separated, percent-encoded list. Other fields (subject, body) are ignored.
  */
-import { addressesInText } from './address-list';
+import { addressesOrWritten } from './address-list';
 
 const RECIPIENT_FIELDS = new Set(['to', 'cc', 'bcc']);
 
@@ -17,7 +17,10 @@ function decode(part: string): string {
   }
 }
 
-/** The distinct recipients of a mailto: href (scheme matched in any case), or [] for anything else. */
+/**
+ * The distinct recipients of a mailto: href (scheme matched in any case), or [] for anything else.
+ * A recipient list with no readable address comes back whole, to be judged invalid.
+ */
 export function mailtoRecipients(href: string): string[] {
   const trimmed = href.trim();
   if (!/^mailto:/i.test(trimmed)) return [];
@@ -37,7 +40,8 @@ export function mailtoRecipients(href: string): string[] {
   }
   const out: string[] = [];
   for (const list of lists) {
-    for (const address of addressesInText(list)) if (!out.includes(address)) out.push(address);
+    // A recipient with no readable address (`mailto:bob.good.test`) is kept, to be marked invalid.
+    for (const address of addressesOrWritten(list)) if (!out.includes(address)) out.push(address);
   }
   return out;
 }
