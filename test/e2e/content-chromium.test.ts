@@ -103,6 +103,10 @@ describe('content script in Chromium', () => {
       'multi',
       'encoded',
       'bad-syntax',
+      'no-at',
+      'no-domain',
+      'url-like',
+      'leading-dot',
       'hostile-link',
       'hostile-input',
       'hostile-span',
@@ -114,7 +118,12 @@ describe('content script in Chromium', () => {
       multi: 'undeliverable',
       encoded: 'deliverable',
       'bad-syntax': 'invalid',
-      'hostile-link': 'undeliverable',
+      'no-at': 'invalid',
+      'no-domain': 'invalid',
+      'url-like': 'invalid',
+      'leading-dot': 'invalid',
+      // Its cc holds no readable address, only markup: the link is invalid, the markup stays text.
+      'hostile-link': 'invalid',
       'hostile-input': 'invalid',
       'hostile-span': 'invalid',
       'shadow-link': 'deliverable',
@@ -150,6 +159,7 @@ describe('content script in Chromium', () => {
       expect(rcptCount(commands, address)).toBeLessThanOrEqual(1);
     }
     expect(commands.some((l) => l.toLowerCase().includes('evil.test'))).toBe(false);
+    expect(rcptCount(commands, 'dave@deliverable.test')).toBe(0);
   });
 
   it('auto-verifies within the per-page budget; the rest waits for the badge’s Verify', () =>
