@@ -10,6 +10,7 @@ export default defineConfig({
         esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
         test: {
           name: 'unit',
+          setupFiles: ['lib/testing/catalog.ts'],
           include: [
             'lib/**/*.test.{ts,tsx}',
             'components/**/*.test.{ts,tsx}',
@@ -40,6 +41,7 @@ export default defineConfig({
         plugins: [WxtVitest()],
         test: {
           name: 'integration',
+          setupFiles: ['lib/testing/catalog.ts'],
           include: ['test/integration/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,

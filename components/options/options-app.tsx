@@ -1,7 +1,7 @@
 /** The options page: settings form and enabled sites. */
 import { useEffect, useState } from 'preact/hooks';
 import { fromMessageError } from '@/lib/api/errors';
-import { msg } from '@/lib/shared/i18n';
+import { t } from '@/lib/shared/i18n';
 import { type SettingsView, sendMessage } from '@/lib/shared/messages';
 import { SettingsForm } from './settings-form';
 import { SitesSection } from './sites-section';
@@ -16,7 +16,7 @@ export function OptionsApp() {
 
   return (
     <main>
-      <h1>{msg('options_title', 'Verimark settings')}</h1>
+      <h1>{t('options_title')}</h1>
       {error && <p role="alert">{error}</p>}
       {view && (
         <>

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { MODES, type Mode } from '@/lib/api/contract';
 import { fromMessageError } from '@/lib/api/errors';
 import { checkServiceUrl } from '@/lib/api/service-url';
-import { msg } from '@/lib/shared/i18n';
+import { t } from '@/lib/shared/i18n';
 import { type SettingsPatch, type SettingsView, sendMessage } from '@/lib/shared/messages';
 import { connectionText } from './connection-test';
 import { Field } from './field';
@@ -16,8 +16,8 @@ interface Props {
 
 type Status = { tone: 'ok' | 'error' | 'busy'; text: string } | null;
 
-const ttlLabel = msg('options_cache_ttl', 'Cache lifetime (hours)');
-const budgetLabel = msg('options_budget', 'Automatic verifications per page');
+const ttlLabel = t('options_cache_ttl');
+const budgetLabel = t('options_budget');
 
 export function SettingsForm({ view, onSaved }: Props) {
   const [serviceUrl, setServiceUrl] = useState(view.serviceUrl);
@@ -38,11 +38,7 @@ export function SettingsForm({ view, onSaved }: Props) {
     if (!(await requestServiceOrigin(check.origin))) {
       setStatus({
         tone: 'error',
-        text: msg(
-          'options_permission_denied',
-          'Permission to reach $1 was not granted, so the settings were not saved.',
-          [check.origin],
-        ),
+        text: t('options_permission_denied', check.origin),
       });
       return false;
     }
@@ -53,7 +49,7 @@ export function SettingsForm({ view, onSaved }: Props) {
   const numberIn = (value: string, label: string): number | null => {
     const number = value.trim() === '' ? Number.NaN : Number(value);
     if (Number.isFinite(number)) return number;
-    setStatus({ tone: 'error', text: msg('options_number_needed', '$1: enter a number.', [label]) });
+    setStatus({ tone: 'error', text: t('options_number_needed', label) });
     return null;
   };
 
@@ -71,7 +67,7 @@ export function SettingsForm({ view, onSaved }: Props) {
       setApiKey('');
       setServiceUrl(saved.serviceUrl);
       onSaved(saved);
-      setStatus({ tone: 'ok', text: msg('options_saved', 'Saved.') });
+      setStatus({ tone: 'ok', text: t('options_saved') });
     } catch (err) {
       setStatus({ tone: 'error', text: fromMessageError(err).message });
     }
@@ -79,7 +75,7 @@ export function SettingsForm({ view, onSaved }: Props) {
 
   const test = async () => {
     if (!(await prepareUrl())) return;
-    setStatus({ tone: 'busy', text: msg('options_testing', 'Testing…') });
+    setStatus({ tone: 'busy', text: t('options_testing') });
     try {
       const input = { serviceUrl, ...(apiKey.trim() ? { apiKey } : {}) };
       const result = await sendMessage('testConnection', input);
@@ -91,10 +87,10 @@ export function SettingsForm({ view, onSaved }: Props) {
 
   return (
     <form class="card" onSubmit={save} noValidate>
-      <h2>{msg('options_connection_heading', 'Service')}</h2>
+      <h2>{t('options_connection_heading')}</h2>
       <Field
         id="service-url"
-        label={msg('options_service_url', 'Service URL')}
+        label={t('options_service_url')}
         name="serviceUrl"
         type="url"
         autoComplete="url"
@@ -104,15 +100,12 @@ export function SettingsForm({ view, onSaved }: Props) {
         onInput={setServiceUrl}
       />
       <p id="service-url-hint" class="hint">
-        {msg(
-          'options_service_url_hint',
-          'The address of the verification service. Plain http is allowed only for localhost.',
-        )}
+        {t('options_service_url_hint')}
       </p>
 
       <Field
         id="api-key"
-        label={msg('options_api_key', 'API key')}
+        label={t('options_api_key')}
         name="apiKey"
         type="password"
         autoComplete="off"
@@ -122,16 +115,16 @@ export function SettingsForm({ view, onSaved }: Props) {
       />
       {view.hasApiKey && (
         <p id="api-key-hint" class="hint">
-          {msg('options_api_key_stored', 'A key is stored. Leave empty to keep it.')}
+          {t('options_api_key_stored')}
         </p>
       )}
 
-      <h2>{msg('options_verification_heading', 'Verification')}</h2>
-      <label for="default-mode">{msg('options_default_mode', 'Default mode')}</label>
+      <h2>{t('options_verification_heading')}</h2>
+      <label for="default-mode">{t('options_default_mode')}</label>
       <select id="default-mode" value={mode} onChange={(e) => setMode(e.currentTarget.value as Mode)}>
         {MODES.map((value) => (
           <option key={value} value={value}>
-            {msg(`options_mode_${value}`, value)}
+            {t(`options_mode_${value}`)}
           </option>
         ))}
       </select>
@@ -147,9 +140,9 @@ export function SettingsForm({ view, onSaved }: Props) {
       />
 
       <div class="actions">
-        <button type="submit">{msg('options_save', 'Save')}</button>
+        <button type="submit">{t('options_save')}</button>
         <button type="button" onClick={test}>
-          {msg('options_test', 'Test connection')}
+          {t('options_test')}
         </button>
       </div>
       <p class={`status ${status?.tone ?? ''}`} role="status" aria-live="polite" data-testid="options-status">

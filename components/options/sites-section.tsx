@@ -6,7 +6,7 @@
  */
 import { useState } from 'preact/hooks';
 import { fromMessageError } from '@/lib/api/errors';
-import { msg } from '@/lib/shared/i18n';
+import { t } from '@/lib/shared/i18n';
 import { type SettingsView, sendMessage } from '@/lib/shared/messages';
 import { disableSite, enableSite } from '../site-toggle/enable-site';
 import { SuggestedList } from './suggested-list';
@@ -41,7 +41,7 @@ export function SitesSection({ view, onSaved }: Props) {
       const result = await pending;
       if (!result.ok) return { error: result.message };
       onEnabled?.();
-      return { note: msg('site_toggle_on', 'Marking is on for $1.', [result.site]) };
+      return { note: t('site_toggle_on', result.site) };
     });
   };
 
@@ -53,31 +53,31 @@ export function SitesSection({ view, onSaved }: Props) {
   const remove = (host: string) =>
     void run(async () => {
       await disableSite(host);
-      return { note: msg('site_toggle_off', 'Marking is off on $1.', [host]) };
+      return { note: t('site_toggle_off', host) };
     });
 
   const toggle = (host: string, enabled: boolean) => (enabled ? remove(host) : enable(host));
 
   return (
     <section class="card" aria-labelledby="sites-heading">
-      <h2 id="sites-heading">{msg('options_sites_heading', 'Sites')}</h2>
-      <p class="hint">{msg('options_sites_hint', 'Addresses are marked only on these sites.')}</p>
+      <h2 id="sites-heading">{t('options_sites_heading')}</h2>
+      <p class="hint">{t('options_sites_hint')}</p>
       {view.enabledSites.length === 0 ? (
-        <p>{msg('options_sites_empty', 'No sites yet.')}</p>
+        <p>{t('options_sites_empty')}</p>
       ) : (
         <ul class="sites" aria-labelledby="sites-heading">
           {view.enabledSites.map((host) => (
             <li key={host}>
               <span>{host}</span>
               <button type="button" onClick={() => remove(host)}>
-                {msg('options_site_remove', 'Remove $1', [host])}
+                {t('options_site_remove', host)}
               </button>
             </li>
           ))}
         </ul>
       )}
       <form class="site-add" onSubmit={add}>
-        <label for="site-add">{msg('options_site_add_label', 'Add site')}</label>
+        <label for="site-add">{t('options_site_add_label')}</label>
         <input
           id="site-add"
           type="text"
@@ -85,7 +85,7 @@ export function SitesSection({ view, onSaved }: Props) {
           placeholder="crm.example.com"
           onInput={(e) => setSite(e.currentTarget.value)}
         />
-        <button type="submit">{msg('options_site_add', 'Add')}</button>
+        <button type="submit">{t('options_site_add')}</button>
       </form>
       <SuggestedList enabledSites={view.enabledSites} onToggle={toggle} />
       <p class="status ok" role="status" aria-live="polite">

@@ -3,7 +3,7 @@
  * buttons: pressed while the site is enabled. Each click goes straight to `onToggle`, which must
  * ask for the permission before anything else is awaited (the prompt needs the user's gesture).
  */
-import { msg } from '@/lib/shared/i18n';
+import { t } from '@/lib/shared/i18n';
 import { SUGGESTED_SITES } from '../site-toggle/suggested-sites';
 
 interface Props {
@@ -14,9 +14,9 @@ interface Props {
 export function SuggestedList({ enabledSites, onToggle }: Props) {
   return (
     <>
-      <h3 id="suggested-heading">{msg('options_suggested_heading', 'Common webmail and CRM sites')}</h3>
+      <h3 id="suggested-heading">{t('options_suggested_heading')}</h3>
       <p id="suggested-hint" class="hint">
-        {msg('options_suggested_hint', 'Press a site to turn marking on or off there.')}
+        {t('options_suggested_hint')}
       </p>
       <ul class="suggested" aria-labelledby="suggested-heading" aria-describedby="suggested-hint">
         {SUGGESTED_SITES.map(({ site, label }) => {
@@ -24,7 +24,7 @@ export function SuggestedList({ enabledSites, onToggle }: Props) {
           return (
             <li key={site}>
               <button type="button" aria-pressed={enabled} onClick={() => onToggle(site, enabled)}>
-                {msg('options_suggested_site', '$1 ($2)', [label, site])}
+                {t('options_suggested_site', label, site)}
               </button>
             </li>
           );

@@ -1,12 +1,12 @@
 /** The toolbar popup: Verify, Upload and Files tabs, one error banner, one live status line. */
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { SiteToggle } from '../site-toggle/site-toggle';
 import { ApiStatusProvider } from './api-status';
 import { ErrorBanner } from './error-banner';
 import { FilesPanel } from './files/files-panel';
-import { t } from './i18n';
 import { LiveStatusProvider } from './live-status';
 import { OfflineNotice } from './offline-notice';
 import { Tabs } from './tabs';

@@ -1,8 +1,8 @@
 /** The popup-wide banner for the last failed call: what happened, in words, and what to do. */
 import { browser } from 'wxt/browser';
+import { t } from '@/lib/shared/i18n';
 import { useApiStatus } from './api-status';
 import { errorText } from './error-text';
-import { t } from './i18n';
 
 function openOptions() {
   void browser.runtime.openOptionsPage();

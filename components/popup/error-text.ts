@@ -1,6 +1,6 @@
 /** Plain words for an API error kind, the same in the banner and in the upload list. */
 import type { ApiError } from '@/lib/api/errors';
-import { t } from './i18n';
+import { t } from '@/lib/shared/i18n';
 
 export function errorText(error: ApiError, retryIn: number | null = null): string {
   switch (error.kind) {

@@ -1,5 +1,5 @@
 /** Small, locale-aware formatting helpers for the popup. */
-import { t } from './i18n';
+import { t } from '@/lib/shared/i18n';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

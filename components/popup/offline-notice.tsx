@@ -1,7 +1,7 @@
 /** The browser's own offline signal, shown before any call fails. */
 import { useEffect, useState } from 'preact/hooks';
+import { t } from '@/lib/shared/i18n';
 import { useApiStatus } from './api-status';
-import { t } from './i18n';
 
 export function OfflineNotice() {
   const [online, setOnline] = useState(navigator.onLine);

@@ -4,7 +4,7 @@
  * background registers the content script for it (lib/background/sites/content-scripts.ts).
  */
 import { browser } from 'wxt/browser';
-import { msg } from '@/lib/shared/i18n';
+import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { needsPermissionPrompt, siteFromInput, sitePatterns } from '@/lib/shared/site-patterns';
 
@@ -13,13 +13,13 @@ export type EnableResult = { ok: true; site: string } | { ok: false; message: st
 /** Call directly from a click handler: the permission prompt needs the user's gesture. */
 export async function enableSite(input: string): Promise<EnableResult> {
   const site = siteFromInput(input);
-  if (!site) return { ok: false, message: msg('site_invalid', '“$1” is not a site name.', [input]) };
+  if (!site) return { ok: false, message: t('site_invalid', input) };
   if (needsPermissionPrompt(site)) {
     const granted = await browser.permissions.request({ origins: sitePatterns(site) });
     if (!granted) {
       return {
         ok: false,
-        message: msg('site_permission_denied', 'Permission for $1 was not granted.', [site]),
+        message: t('site_permission_denied', site),
       };
     }
   }

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
-import { msg } from '@/lib/shared/i18n';
+import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { coveringSite, siteOfUrl } from '@/lib/shared/site-patterns';
 import { disableSite, enableSite } from './enable-site';
@@ -37,35 +37,33 @@ export function SiteToggle() {
     if (covering) {
       await disableSite(covering);
       setCovering(null);
-      setNote(msg('site_toggle_off', 'Marking is off on $1.', [covering]));
+      setNote(t('site_toggle_off', covering));
       return;
     }
     const result = await enableSite(tab.site);
     if (!result.ok) return setNote(result.message);
     setCovering(result.site);
     await sendMessage('checkThisPage', { tabId: tab.id }).catch(() => undefined);
-    setNote(msg('site_toggle_on', 'Marking is on for $1.', [result.site]));
+    setNote(t('site_toggle_on', result.site));
   };
   const onCheck = async () => {
     try {
       await sendMessage('checkThisPage', { tabId: tab.id });
-      setNote(msg('site_toggle_checking', 'Checking the addresses on this page.'));
+      setNote(t('site_toggle_checking'));
     } catch (err) {
       setNote(err instanceof Error ? err.message : String(err));
     }
   };
 
   return (
-    <section class="site-toggle" aria-label={msg('site_toggle_label', 'This site')}>
+    <section class="site-toggle" aria-label={t('site_toggle_label')}>
       {tab.site && (
         <button type="button" onClick={() => void onToggle()}>
-          {covering
-            ? msg('site_toggle_disable', 'Disable on this site')
-            : msg('site_toggle_enable', 'Enable on this site')}
+          {covering ? t('site_toggle_disable') : t('site_toggle_enable')}
         </button>
       )}
       <button type="button" onClick={() => void onCheck()}>
-        {msg('site_toggle_check', 'Check this page')}
+        {t('site_toggle_check')}
       </button>
       {note && <p role="status">{note}</p>}
     </section>

@@ -13,7 +13,7 @@ describe('combineStatuses', () => {
 
   it('gives every status a label, an icon and a colour', () => {
     for (const look of Object.values(STATUS_LOOK)) {
-      expect(look.label).not.toBe('');
+      expect(look.labelKey).toMatch(/^content_status_/);
       expect(look.icon).not.toBe('');
       expect(look.color).toMatch(/^#[0-9a-f]{6}$/);
     }

@@ -1,4 +1,5 @@
 /** How verdicts look on the page: one status per element, labels and colours for the badge. */
+import type { MessageKey } from '../shared/i18n';
 import type { MarkStatus } from '../shared/messages';
 
 // The element shows the most important status among its addresses: a bad address first,
@@ -22,23 +23,28 @@ export function combineStatuses(statuses: readonly MarkStatus[]): MarkStatus | n
 }
 
 export interface StatusLook {
-  label: string;
+  /** The label's message key (text through `t`, lib/shared/i18n.ts). */
+  labelKey: MessageKey;
   icon: string;
   color: string;
 }
 
 export const STATUS_LOOK: Record<MarkStatus, StatusLook> = {
-  pending: { label: 'Checking', icon: '…', color: '#6b7280' },
-  deliverable: { label: 'Deliverable', icon: '✓', color: '#15803d' },
-  undeliverable: { label: 'Undeliverable', icon: '✕', color: '#b91c1c' },
-  risky: { label: 'Risky', icon: '!', color: '#b45309' },
-  unknown: { label: 'Unknown', icon: '?', color: '#475569' },
-  invalid: { label: 'Invalid address', icon: '⊘', color: '#9f1239' },
-  error: { label: 'Could not verify', icon: '⚠', color: '#7e22ce' },
+  pending: { labelKey: 'content_status_pending', icon: '…', color: '#6b7280' },
+  deliverable: { labelKey: 'content_status_deliverable', icon: '✓', color: '#15803d' },
+  undeliverable: { labelKey: 'content_status_undeliverable', icon: '✕', color: '#b91c1c' },
+  risky: { labelKey: 'content_status_risky', icon: '!', color: '#b45309' },
+  unknown: { labelKey: 'content_status_unknown', icon: '?', color: '#475569' },
+  invalid: { labelKey: 'content_status_invalid', icon: '⊘', color: '#9f1239' },
+  error: { labelKey: 'content_status_error', icon: '⚠', color: '#7e22ce' },
 };
 
 /** The look of an address nobody has asked the service about yet (over budget, or not seen yet). */
-export const UNVERIFIED_LOOK: StatusLook = { label: 'Not verified', icon: '?', color: '#6b7280' };
+export const UNVERIFIED_LOOK: StatusLook = {
+  labelKey: 'content_status_unverified',
+  icon: '?',
+  color: '#6b7280',
+};
 
 /** `rejected_email` → "rejected email". */
 export function reasonText(reason: string | null | undefined): string {

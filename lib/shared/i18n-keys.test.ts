@@ -1,54 +1,75 @@
-/** Every message key the options page, site toggle, content script and background use exists in English. */
+/** Every message key the extension uses (popup, options, content script, background) exists in English. */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { MODES } from '../api/contract';
-import { checkFolders, checkSource, type Locale } from '../testing/message-keys';
+import { CHECK_NAMES, FILE_STATES, MODES, REASONS, VERDICTS } from '../api/contract';
+import type { MarkStatus } from '../shared/messages';
+import {
+  checkFolders,
+  checkPlaceholders,
+  checkSource,
+  type Locale,
+  readLocale,
+} from '../testing/message-keys';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FOLDERS = [
-  'components/options',
-  'components/site-toggle',
-  'entrypoints/options',
-  'lib/content',
+  'components',
+  'entrypoints',
+  'lib/api',
   'lib/background',
+  'lib/content',
+  'lib/csv',
   'lib/shared',
+  'lib/storage',
 ];
-const DYNAMIC = { options_mode_: MODES };
+const STATUSES: readonly MarkStatus[] = [...VERDICTS, 'pending', 'invalid', 'error'];
+const DYNAMIC = {
+  options_mode_: MODES,
+  popup_check_: CHECK_NAMES,
+  popup_count_: VERDICTS,
+  popup_mode_: MODES,
+  popup_phase_: ['uploading', 'queued', 'processing', 'completed', 'failed'],
+  popup_preflight_: ['empty', 'binary', 'encoding', 'too_large', 'no_header', 'no_rows', 'failed'],
+  popup_reason_: REASONS,
+  popup_state_: FILE_STATES,
+  popup_status_: STATUSES,
+};
 
 describe('message keys', () => {
-  it('finds missing keys, computed keys without values and mismatched placeholders', () => {
+  it('finds missing keys, computed keys without values and undeclared placeholders', () => {
     const locale: Locale = {
       a_known: { message: 'Known' },
       a_one: { message: 'Hi $P1$', placeholders: { p1: { content: '$1' } } },
+      a_two: { message: 'Hi $P1$ and $P2$', placeholders: { p1: { content: '$1' } } },
       a_mode_x: { message: 'X' },
     };
     const source = `
-      msg('a_known', 'Known');
-      msg(
+      t('a_known');
+      t(
         'a_missing',
-        'Gone',
       );
-      msg('a_one', 'Hi $1 and $2', [a, b]);
+      t('a_one', name);
       browser.i18n.getMessage("a_other");
-      msg(\`a_mode_\${mode}\`, mode);
-      msg(\`a_kind_\${kind}\`, kind);
+      t(\`a_mode_\${mode}\`);
+      t(\`a_kind_\${kind}\`);
       const name = '__MSG_a_manifest__';
-      msg(key, 'From a variable');
+      const total = result(1);
     `;
-    const problems = checkSource(source, locale, { a_mode_: ['x', 'y'] });
-    expect(problems).toEqual([
+    expect(checkSource(source, locale, { a_mode_: ['x', 'y'] })).toEqual([
       'source: "a_missing" is missing from messages.json',
-      'source: "a_one" has placeholders 1 but its fallback uses 1,2',
       'source: "a_other" is missing from messages.json',
       'source: "a_mode_y" is missing from messages.json',
       `source: the computed key a_kind_\${kind} has no known values`,
-      'source:12: a message key that is not a literal',
       'source: "a_manifest" is missing from messages.json',
     ]);
-    expect(checkSource(`msg('a_one', 'Hi $1', [a])`, locale, {})).toEqual([]);
+    expect(checkPlaceholders(locale)).toEqual(['a_two: $P2$ has no placeholder']);
   });
 
-  it(`exist in messages.json with matching placeholders in ${FOLDERS.join(', ')}`, () => {
+  it(`exist in messages.json in ${FOLDERS.join(', ')}`, () => {
     expect(checkFolders(ROOT, FOLDERS, DYNAMIC)).toEqual([]);
+  });
+
+  it('declare a placeholder for every $NAME$', () => {
+    expect(checkPlaceholders(readLocale(ROOT))).toEqual([]);
   });
 });

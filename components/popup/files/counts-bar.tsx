@@ -1,7 +1,7 @@
 /** A file's counts as a small stacked bar, with the same numbers in words for screen readers. */
 import type { FileRecord } from '@/lib/api/contract';
+import { t } from '@/lib/shared/i18n';
 import { formatNumber } from '../format';
-import { t } from '../i18n';
 
 const PARTS = ['deliverable', 'undeliverable', 'risky', 'unknown'] as const;
 

@@ -1,9 +1,8 @@
 // @vitest-environment happy-dom
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FileRecord } from '@/lib/api/contract';
-import { useCatalog } from '../testing/catalog';
 import { FileRow } from './file-row';
 
 const base: FileRecord = {
@@ -26,7 +25,6 @@ function show(file: FileRecord, onDownload = vi.fn()) {
 const text = (selector: string) => document.querySelector(selector)?.textContent ?? '';
 
 describe('FileRow', () => {
-  beforeEach(useCatalog);
   afterEach(() => render(null, document.body));
 
   it('shows name, state, credits, counts in words and a bar, and downloads', () => {

@@ -1,13 +1,13 @@
 /** One bulk file: name, state, date, counts, credits, and "Download" once completed. */
-import type { FileRecord } from '@/lib/api/contract';
+import { FILE_STATES, type FileRecord, type FileState } from '@/lib/api/contract';
+import { t } from '@/lib/shared/i18n';
 import { formatDate, formatNumber } from '../format';
-import { t } from '../i18n';
 import { CountsBar } from './counts-bar';
 
-const STATES = new Set(['pending', 'processing', 'completed', 'failed']);
+const isFileState = (state: string): state is FileState => (FILE_STATES as readonly string[]).includes(state);
 
 export function FileRow({ file, onDownload }: { file: FileRecord; onDownload: (file: FileRecord) => void }) {
-  const state = STATES.has(file.state) ? t(`popup_state_${file.state}`) : file.state;
+  const state = isFileState(file.state) ? t(`popup_state_${file.state}`) : file.state;
   // While processing, the counts grow towards the credits taken: that is the progress.
   const { deliverable, undeliverable, risky, unknown } = file.meta_data;
   const total = file.options.credit_usage;

@@ -1,9 +1,9 @@
 /** Every bulk file under the key (from this browser or elsewhere), searchable, a page at a time. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { FileList, FileRecord } from '@/lib/api/contract';
+import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { useApi } from '../api-status';
-import { t } from '../i18n';
 import { useAnnounce } from '../live-status';
 import { useDebounced, useInterval } from '../use-interval';
 import { FileRow } from './file-row';

@@ -1,6 +1,7 @@
 /** "1–5 of 12" with Previous and Next. */
+
+import { t } from '@/lib/shared/i18n';
 import { formatNumber } from '../format';
-import { t } from '../i18n';
 
 export function Pager({
   page,

@@ -1,5 +1,5 @@
 /** The first rows of the chosen CSV, the email column highlighted. Cells are text, never HTML. */
-import { t } from '../i18n';
+import { t } from '@/lib/shared/i18n';
 
 export function CsvPreview({
   headers,

@@ -1,6 +1,6 @@
 /** The "CSV file" input, which is also a drop target for a file dragged onto the popup. */
 import { useRef, useState } from 'preact/hooks';
-import { t } from '../i18n';
+import { t } from '@/lib/shared/i18n';
 
 export function FileDrop({ onFile }: { onFile: (file: File) => void }) {
   const [over, setOver] = useState(false);

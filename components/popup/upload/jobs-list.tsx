@@ -1,10 +1,10 @@
 /** Uploads this browser started, with their progress: uploading, queued, processing (percent), completed. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fromMessageError } from '@/lib/api/errors';
+import { t } from '@/lib/shared/i18n';
 import { type BulkJobView, sendMessage } from '@/lib/shared/messages';
 import { useApi } from '../api-status';
 import { errorText } from '../error-text';
-import { t } from '../i18n';
 import { useAnnounce } from '../live-status';
 import { useInterval } from '../use-interval';
 

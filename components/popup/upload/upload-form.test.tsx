@@ -1,12 +1,10 @@
 // @vitest-environment happy-dom
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { PreflightSummary } from '@/lib/csv/preflight';
-import { useCatalog } from '../testing/catalog';
 import { columnProblem, UploadForm } from './upload-form';
 
-beforeEach(useCatalog);
 afterEach(() => act(() => render(null, document.body)));
 
 const summary = (headers: string[]): PreflightSummary => ({

@@ -1,8 +1,8 @@
 /** "Email column", "Mode", file name, the credits the upload will take, and "Upload". */
 import { MODES, type Mode } from '@/lib/api/contract';
 import type { PreflightSummary } from '@/lib/csv/preflight';
+import { t } from '@/lib/shared/i18n';
 import { formatNumber } from '../format';
-import { t } from '../i18n';
 
 export interface UploadChoices {
   column: number;

@@ -6,7 +6,6 @@ import { flush, until } from '@/components/testing/wait';
 import { MAX_UPLOAD_BYTES } from '@/lib/api/contract';
 import type { PreflightResult } from '@/lib/csv/preflight';
 import { ApiStatusProvider } from '../api-status';
-import { useCatalog } from '../testing/catalog';
 
 /** What happened, in order: staging, deleting and messages. */
 const events: string[] = [];
@@ -72,7 +71,6 @@ const uploadButton = () =>
 
 describe('UploadPanel', () => {
   beforeEach(async () => {
-    useCatalog();
     events.length = 0;
     staged = 0;
     pendingStages.length = 0;

@@ -1,7 +1,8 @@
 /** Recent lookups from the background's cache: choosing one shows its verdict without a call. */
+
+import { t } from '@/lib/shared/i18n';
 import type { VerdictView } from '@/lib/shared/messages';
 import { formatAge } from '../format';
-import { t } from '../i18n';
 import { statusText } from './verdict-text';
 
 export function RecentLookups({

@@ -1,9 +1,8 @@
 // @vitest-environment happy-dom
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { VerdictView } from '@/lib/shared/messages';
-import { useCatalog } from '../testing/catalog';
 import { VerdictCard } from './verdict-card';
 
 const verdict: VerdictView = {
@@ -21,7 +20,6 @@ const verdict: VerdictView = {
 const text = (selector: string) => document.querySelector(selector)?.textContent ?? '';
 
 describe('VerdictCard', () => {
-  beforeEach(useCatalog);
   afterEach(() => render(null, document.body));
 
   it('shows status, reason in words, checks, unknown fields raw, and the age of a cached verdict', () => {

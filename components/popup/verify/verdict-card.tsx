@@ -1,7 +1,8 @@
 /** The outcome of one verification: status, reason, checks, did-you-mean, and where it came from. */
+
+import { t } from '@/lib/shared/i18n';
 import type { VerdictView } from '@/lib/shared/messages';
 import { formatAge } from '../format';
-import { t } from '../i18n';
 import { checkName, checkValue, reasonText, statusText } from './verdict-text';
 
 export function VerdictCard({

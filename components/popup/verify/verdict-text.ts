@@ -1,12 +1,14 @@
 /** Words for a verdict's status, reason and checks. Unknown reasons are shown as the service sent them. */
-import { CHECK_NAMES, REASONS } from '@/lib/api/contract';
+import { CHECK_NAMES, REASONS, type Reason } from '@/lib/api/contract';
+import { t } from '@/lib/shared/i18n';
 import type { MarkStatus } from '@/lib/shared/messages';
-import { t } from '../i18n';
 
-const KNOWN_REASONS: ReadonlySet<string> = new Set(REASONS);
+const isReason = (reason: string): reason is Reason => (REASONS as readonly string[]).includes(reason);
 
 /** The checks the card lists, in order (the contract's). */
 export const CHECK_KEYS = CHECK_NAMES;
+const isCheck = (check: string): check is (typeof CHECK_NAMES)[number] =>
+  (CHECK_NAMES as readonly string[]).includes(check);
 
 export function statusText(status: MarkStatus): string {
   return t(`popup_status_${status}`);
@@ -14,13 +16,11 @@ export function statusText(status: MarkStatus): string {
 
 export function reasonText(reason: string | null): string {
   if (reason === null) return t('popup_reason_none');
-  return KNOWN_REASONS.has(reason) ? t(`popup_reason_${reason}`) : reason.replaceAll('_', ' ');
+  return isReason(reason) ? t(`popup_reason_${reason}`) : reason.replaceAll('_', ' ');
 }
 
 export function checkName(check: string): string {
-  return (CHECK_KEYS as readonly string[]).includes(check)
-    ? t(`popup_check_${check}`)
-    : check.replaceAll('_', ' ');
+  return isCheck(check) ? t(`popup_check_${check}`) : check.replaceAll('_', ' ');
 }
 
 export function checkValue(value: boolean | null): string {

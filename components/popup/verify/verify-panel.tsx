@@ -1,9 +1,9 @@
 /** "Email address" + "Verify": a local syntax check first, then the background (cache or service). */
 import { useEffect, useState } from 'preact/hooks';
 import { checkEmail } from '@/lib/shared/address';
+import { t } from '@/lib/shared/i18n';
 import { sendMessage, type VerdictView } from '@/lib/shared/messages';
 import { useApi } from '../api-status';
-import { t } from '../i18n';
 import { useAnnounce } from '../live-status';
 import { RecentLookups } from './recent-lookups';
 import { VerdictCard } from './verdict-card';

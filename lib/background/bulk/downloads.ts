@@ -6,7 +6,7 @@
  */
 import { browser } from 'wxt/browser';
 import { ApiError } from '../../api/errors';
-import { msg } from '../../shared/i18n';
+import { t } from '../../shared/i18n';
 import { getSettings } from '../../storage/settings';
 import { getClient } from '../core/service';
 
@@ -63,10 +63,7 @@ export async function downloadResults(input: { fileId: string; fileName: string 
   const client = await getClient();
   const status = await client.bulkStatus(input.fileId);
   if (status.download_url === '') {
-    throw new ApiError(
-      'bad_request',
-      msg('bg_results_not_ready', 'The results of this file are not ready yet'),
-    );
+    throw new ApiError('bad_request', t('bg_results_not_ready'));
   }
   const { serviceUrl } = await getSettings();
   const url = new URL(status.download_url, `${serviceUrl.replace(/\/+$/, '')}/`).toString();
@@ -75,7 +72,7 @@ export async function downloadResults(input: { fileId: string; fileName: string 
     downloadId = await browser.downloads.download({ url, filename: resultFileName(input.fileName) });
   } catch (err) {
     console.warn('[verimark] download failed', err);
-    throw new ApiError('network', msg('bg_download_failed', 'The download could not be started'));
+    throw new ApiError('network', t('bg_download_failed'));
   }
   return { downloadId, url };
 }

@@ -8,7 +8,7 @@ import { browser } from 'wxt/browser';
 import type { ApiClient } from '../../api/client';
 import type { FileRecord, Mode } from '../../api/contract';
 import { ApiError } from '../../api/errors';
-import { msg } from '../../shared/i18n';
+import { t } from '../../shared/i18n';
 import type { BulkJobView } from '../../shared/messages';
 import { addJob, type BulkJob, getJobs, toBulkView, updateBulkJob } from '../../storage/jobs';
 import { deleteUploadBlob, isUploadKey, sweepUploadBlobs, takeUploadBlob } from '../../storage/upload-blobs';
@@ -43,11 +43,7 @@ async function keepAlive<T>(work: Promise<T>): Promise<T> {
 async function upload(job: BulkJob): Promise<void> {
   try {
     const file = await takeUploadBlob(job.blobKey);
-    if (!file)
-      throw new ApiError(
-        'bad_request',
-        msg('bg_upload_blob_missing', 'The file to upload is gone: choose it again'),
-      );
+    if (!file) throw new ApiError('bad_request', t('bg_upload_blob_missing'));
     const client = await getClient();
     const { fileId } = await keepAlive(
       client.verifyBulk({
@@ -75,8 +71,7 @@ export async function startBulkUpload(
 ): Promise<{ view: BulkJobView; done: Promise<void> }> {
   if (!isUploadKey(request.blobKey)) throw new ApiError('bad_request', 'Not a staged upload');
   const owner = (await getJobs()).find((job) => job.kind === 'bulk' && job.blobKey === request.blobKey);
-  if (owner)
-    throw new ApiError('bad_request', msg('bg_upload_already', 'This file is already being uploaded'));
+  if (owner) throw new ApiError('bad_request', t('bg_upload_already'));
   const now = Date.now();
   const job: BulkJob = {
     kind: 'bulk',
@@ -157,16 +152,7 @@ export async function recoverInterruptedUploads(now = Date.now()): Promise<void>
     const since = job.interruptedAt ?? now;
     if (job.interruptedAt === undefined) await updateBulkJob(job.id, () => ({ interruptedAt: now }));
     if (now - since < RECHECK_FOR_MS) continue;
-    const error =
-      fileId === null
-        ? msg(
-            'bg_upload_not_received',
-            'The upload was interrupted before the service received the file. Upload it again.',
-          )
-        : msg(
-            'bg_upload_interrupted',
-            'The upload was interrupted. Check the file list before uploading it again.',
-          );
+    const error = fileId === null ? t('bg_upload_not_received') : t('bg_upload_interrupted');
     await finishBulkJob(job.id, { phase: 'failed', error, errorKind: 'network' });
     await deleteUploadBlob(job.blobKey);
   }

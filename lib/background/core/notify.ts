@@ -1,6 +1,6 @@
 /** Desktop notifications: bulk files that finished, and context-menu verdicts. */
 import { browser } from 'wxt/browser';
-import { msg } from '../../shared/i18n';
+import { t } from '../../shared/i18n';
 import type { VerdictView } from '../../shared/messages';
 import { type BulkJob, updateBulkJob } from '../../storage/jobs';
 
@@ -27,16 +27,12 @@ export function notifyBulkFinished(
   error: string | null,
 ) {
   if (phase === 'completed') {
-    return notify(
-      `bulk-${jobId}`,
-      msg('bg_bulk_completed_title', 'Bulk verification finished'),
-      msg('bg_bulk_completed', '$1 is verified. Open Verimark to download the results.', [fileName]),
-    );
+    return notify(`bulk-${jobId}`, t('bg_bulk_completed_title'), t('bg_bulk_completed', fileName));
   }
   return notify(
     `bulk-${jobId}`,
-    msg('bg_bulk_failed_title', 'Bulk verification failed'),
-    msg('bg_bulk_failed', '$1 could not be verified: $2', [fileName, error ?? 'unknown error']),
+    t('bg_bulk_failed_title'),
+    t('bg_bulk_failed', fileName, error ?? 'unknown error'),
   );
 }
 
@@ -58,8 +54,6 @@ export async function finishBulkJob(
 
 export function notifyVerdict(view: VerdictView) {
   const reason = view.reason ? ` (${view.reason})` : '';
-  const suggestion = view.suggestion
-    ? ` ${msg('bg_did_you_mean', 'Did you mean $1?', [view.suggestion])}`
-    : '';
+  const suggestion = view.suggestion ? ` ${t('bg_did_you_mean', view.suggestion)}` : '';
   return notify(`verdict-${view.email}-${Date.now()}`, view.email, `${view.status}${reason}${suggestion}`);
 }

@@ -3,7 +3,7 @@ import { browser } from 'wxt/browser';
 import { fromMessageError } from '../../api/errors';
 import { addressesInText } from '../../shared/extract/address-list';
 import { mailtoRecipients } from '../../shared/extract/mailto';
-import { msg } from '../../shared/i18n';
+import { t } from '../../shared/i18n';
 import { notify, notifyVerdict } from '../core/notify';
 import { verifyEmail } from './verify';
 
@@ -13,7 +13,7 @@ export async function createContextMenu(): Promise<void> {
   await browser.contextMenus.removeAll();
   browser.contextMenus.create({
     id: MENU_ID,
-    title: msg('bg_context_menu_verify', 'Verify email address'),
+    title: t('bg_context_menu_verify'),
     contexts: ['selection', 'link'],
   });
 }
@@ -32,11 +32,7 @@ export async function onMenuClick(info: {
   if (info.menuItemId !== MENU_ID) return;
   const email = addressFrom(info);
   if (!email) {
-    await notify(
-      `verdict-none-${Date.now()}`,
-      'Verimark',
-      msg('bg_no_address', 'No email address in the selection'),
-    );
+    await notify(`verdict-none-${Date.now()}`, 'Verimark', t('bg_no_address'));
     return;
   }
   try {

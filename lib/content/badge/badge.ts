@@ -3,6 +3,8 @@
  * tables keep their widths) holding a shadow root with a small round button; clicking it opens a
  * popover (popover.ts). Colour, icon and an accessible label say the verdict.
  */
+
+import { t } from '../../shared/i18n';
 import type { MarkStatus } from '../../shared/messages';
 import { BADGE_TAG } from '../scan';
 import { STATUS_LOOK, type StatusLook, UNVERIFIED_LOOK } from '../status';
@@ -67,14 +69,15 @@ export function createBadge(doc: Document, signal: AbortSignal): Badge {
     const l = look(current);
     button.textContent = l.icon;
     setStyle(button, { background: l.color });
-    const detail = current.unverified ? `${l.label}: click to verify` : l.label;
-    button.setAttribute('aria-label', `Verimark: ${detail}`);
-    button.title = `Verimark: ${detail}`;
+    const label = t(l.labelKey);
+    const detail = t('content_badge_label', current.unverified ? t('content_click_to_verify', label) : label);
+    button.setAttribute('aria-label', detail);
+    button.title = detail;
     button.dataset.status = current.status;
     button.setAttribute('aria-expanded', String(open));
     panel.replaceChildren();
     setStyle(panel, { display: open ? 'block' : 'none' });
-    if (open) panel.append(renderPopover(doc, { ...current, label: l.label, close: toggle }));
+    if (open) panel.append(renderPopover(doc, { ...current, label, close: toggle }));
   };
   const toggle = () => {
     open = !open;

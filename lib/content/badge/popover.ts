@@ -1,4 +1,5 @@
 /** The badge's popover: verdict, reason per address, a did-you-mean, and "Verify" while unverified. */
+import { t } from '../../shared/i18n';
 import type { MarkStatus } from '../../shared/messages';
 import { reasonText, STATUS_LOOK } from '../status';
 import { h } from './dom';
@@ -22,12 +23,12 @@ export interface PopoverView {
 }
 
 function lineText(line: AddressLine): string {
-  if (line.unverified && line.status !== 'error') return 'not verified yet';
-  const parts = [STATUS_LOOK[line.status].label];
+  if (line.unverified && line.status !== 'error') return t('content_not_verified_yet');
+  const parts = [t(STATUS_LOOK[line.status].labelKey)];
   const reason = reasonText(line.reason);
   if (reason) parts.push(reason);
   if (line.error) parts.push(line.error);
-  if (line.cached) parts.push('from cache');
+  if (line.cached) parts.push(t('content_from_cache'));
   return parts.join(' · ');
 }
 
@@ -49,23 +50,24 @@ export function renderPopover(doc: Document, view: PopoverView): HTMLElement {
     display: 'block',
   });
   box.setAttribute('role', 'dialog');
-  box.setAttribute('aria-label', 'Verimark verdict');
+  box.setAttribute('aria-label', t('content_popover_label'));
   box.append(h(doc, 'div', { 'font-weight': '600', display: 'block' }, view.label));
   for (const line of view.lines) {
     const row = h(doc, 'div', { display: 'block', 'margin-top': '4px', 'word-break': 'break-all' });
     row.append(h(doc, 'span', { 'font-family': 'ui-monospace, monospace' }, line.email));
     row.append(h(doc, 'span', { color: '#4b5563' }, ` — ${lineText(line)}`));
-    if (line.suggestion) row.append(h(doc, 'div', { display: 'block' }, `Did you mean ${line.suggestion}?`));
+    if (line.suggestion)
+      row.append(h(doc, 'div', { display: 'block' }, t('bg_did_you_mean', line.suggestion)));
     box.append(row);
   }
   const actions = h(doc, 'div', { display: 'block', 'margin-top': '8px' });
   if (view.unverified) {
-    const verify = h(doc, 'button', { cursor: 'pointer', 'margin-right': '6px' }, 'Verify');
+    const verify = h(doc, 'button', { cursor: 'pointer', 'margin-right': '6px' }, t('content_verify'));
     verify.type = 'button';
     verify.addEventListener('click', () => view.onVerify());
     actions.append(verify);
   }
-  const close = h(doc, 'button', { cursor: 'pointer' }, 'Close');
+  const close = h(doc, 'button', { cursor: 'pointer' }, t('content_close'));
   close.type = 'button';
   close.addEventListener('click', () => view.close());
   actions.append(close);

@@ -1,8 +1,9 @@
 /**
- * For unit tests: browser.i18n.getMessage answered from the real _locales/en catalog, with
- * named placeholders and $1..$9 substituted as the browsers do.
+ * Test setup (vitest setupFiles of the unit and integration projects): WXT's fake browser has no
+ * i18n, so browser.i18n.getMessage answers from the real _locales/en catalog, with named
+ * placeholders and $1..$9 substituted as the browsers do. Installed before any test module loads,
+ * so strings computed at import time are translated too.
  */
-import { vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import messages from '@/public/_locales/en/messages.json';
 
@@ -13,7 +14,7 @@ function fillPositional(text: string, subs: string[]): string {
   return text.replace(/\$(\d)/g, (_, n: string) => subs[Number(n) - 1] ?? '');
 }
 
-export function getMessage(name: string, substitutions?: string | string[]): string {
+function getMessage(name: string, substitutions?: string | string[]): string {
   const entry = catalog[name];
   if (!entry) return '';
   const subs =
@@ -25,8 +26,4 @@ export function getMessage(name: string, substitutions?: string | string[]): str
   return fillPositional(named, subs);
 }
 
-export function useCatalog(): void {
-  vi.spyOn(fakeBrowser.i18n, 'getMessage').mockImplementation(
-    getMessage as typeof fakeBrowser.i18n.getMessage,
-  );
-}
+fakeBrowser.i18n.getMessage = getMessage as typeof fakeBrowser.i18n.getMessage;
