@@ -1,3 +1,5 @@
+import net from 'node:net';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { EngineConfig } from './engine/types';
 
@@ -47,7 +49,11 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   if (publicBaseUrl !== null && !URL.canParse(publicBaseUrl)) {
     throw new ConfigError('PUBLIC_BASE_URL must be an absolute URL');
   }
-  const helo = text(env, 'SMTP_HELO') ?? 'localhost';
+  const helo = text(env, 'SMTP_HELO') ?? hostname();
+  const smtpProxy = text(env, 'SMTP_PROXY');
+  if (smtpProxy !== null && !isSocks5Url(smtpProxy)) {
+    throw new ConfigError('SMTP_PROXY must be socks5://[user:pass@]host:port');
+  }
   return {
     port: int(env, 'PORT', 8787),
     host: text(env, 'HOST') ?? '127.0.0.1',
@@ -66,6 +72,8 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       smtpTimeoutMs: int(env, 'SMTP_TIMEOUT_MS', 10_000, 1),
       greylistRetryMs: int(env, 'GREYLIST_RETRY_MS', 15_000),
       allowPrivateMx: flag(env, 'ALLOW_PRIVATE_MX'),
+      smtpProxy,
+      proxyTimeoutMs: int(env, 'SMTP_PROXY_TIMEOUT_MS', 5000, 1),
       globalConcurrency: 32,
       perHostConcurrency: 8,
     },
@@ -74,4 +82,38 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     batchRows: 100,
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
   };
+}
+
+function isSocks5Url(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === 'socks5:' && url.hostname !== '' && url.port !== '';
+}
+
+/** A fully qualified name: at least two labels, letters/digits/hyphens, not an IP literal. */
+export function isFqdn(name: string): boolean {
+  if (net.isIP(name)) return false;
+  const labels = name.replace(/\.$/, '').split('.');
+  return labels.length >= 2 && labels.every((l) => /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i.test(l));
+}
+
+const isLoopbackHost = (host: string) => host === 'localhost' || host === '::1' || host.startsWith('127.');
+
+/**
+ * Start-up warnings about the HELO name (docs/design.md §4): mail servers check it, and a bad
+ * one gets the prober refused or blocklisted.
+ */
+export function heloWarnings(config: Pick<ServiceConfig, 'host' | 'engine'>): string[] {
+  const helo = config.engine.heloName;
+  const warnings: string[] = [];
+  if (helo.toLowerCase() === 'localhost' && !isLoopbackHost(config.host)) {
+    warnings.push(
+      `SMTP_HELO is "localhost" while HOST is ${config.host}: mail servers refuse or blocklist such probes; set SMTP_HELO to this host's public name (with matching reverse DNS)`,
+    );
+  } else if (!isFqdn(helo)) {
+    warnings.push(
+      `SMTP_HELO "${helo}" is not a fully qualified domain name: many mail servers refuse it; set SMTP_HELO to a name like mail.example.com whose A record and reverse DNS match this host's address`,
+    );
+  }
+  return warnings;
 }

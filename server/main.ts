@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app/app';
-import { ConfigError, loadConfig, type ServiceConfig } from './config';
+import { ConfigError, heloWarnings, loadConfig, type ServiceConfig } from './config';
 import { openDatabase } from './store/db';
 import { KeyStore } from './store/keys';
 
@@ -43,6 +43,7 @@ async function main(): Promise<void> {
 
   console.log(`Verimark service listening on ${url}`);
   console.log(`Data directory: ${config.dataDir}`);
+  for (const warning of heloWarnings(config)) console.warn(`Warning: ${warning}`);
   if (demoKey) {
     console.log(`Demo API key: ${demoKey}  (${DEMO_CREDITS} credits; shown only once)`);
   } else {

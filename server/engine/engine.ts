@@ -12,6 +12,8 @@ import { isDisposable, isFreeProvider, isRoleAccount } from './lists';
 import { type Provider, providerOf } from './provider';
 import { memo, ScopeRegistry } from './scope';
 import { type EngineLogger, type ProbeContext, type ProbeOutcome, probe } from './smtp-probe';
+import type { Connector } from './smtp-session';
+import { connectViaSocks, parseSocksProxy } from './socks-egress';
 import { suggestAddress } from './suggest';
 import { checkSyntax } from './syntax';
 import type { DomainScope, Engine, EngineConfig, VerificationResult } from './types';
@@ -76,6 +78,14 @@ function fromProbe(outcome: ProbeOutcome, catchAllMode: boolean, provider: Provi
   }
 }
 
+/** The SOCKS5 egress when SMTP_PROXY is set (its own connect timeout); direct TCP otherwise. */
+export function createConnector(config: EngineConfig): Connector | undefined {
+  if (!config.smtpProxy) return undefined;
+  const proxy = parseSocksProxy(config.smtpProxy);
+  const timeout = config.proxyTimeoutMs ?? config.smtpTimeoutMs;
+  return (address, port) => connectViaSocks(proxy, address, port, timeout);
+}
+
 export function createEngine(config: EngineConfig, logger: EngineLogger = silent): Engine {
   const dnsTimeout = config.dnsTimeoutMs ?? Math.min(config.smtpTimeoutMs, DEFAULT_DNS_TIMEOUT_MS);
   const resolver = createResolver(config.dnsServers, dnsTimeout);
@@ -84,6 +94,7 @@ export function createEngine(config: EngineConfig, logger: EngineLogger = silent
     resolver,
     limits: createLimits(config.globalConcurrency, config.perHostConcurrency),
     logger,
+    connector: createConnector(config),
   };
   const scopes = new ScopeRegistry();
   const dnsHealth = cachedDnsHealth(resolver, config.dnsCanaries ?? DEFAULT_DNS_CANARIES);

@@ -3,9 +3,12 @@
  * providers (email-providers), role-account local parts (role-based-email-addresses).
  */
 import { createRequire } from 'node:module';
-import { isDisposableEmailDomain } from 'disposable-email-domains-js';
+import { disposableEmailBlocklistSet } from 'disposable-email-domains-js';
 
 const require = createRequire(import.meta.url);
+
+/** Built once: the package's own isDisposableEmailDomain builds a Set of the whole list per call. */
+const disposableDomains: ReadonlySet<string> = disposableEmailBlocklistSet();
 
 // Both packages ship plain JSON/CommonJS arrays without type declarations.
 const freeProviders = new Set<string>(require('email-providers/all.json') as string[]);
@@ -16,7 +19,7 @@ const roleLocalParts = new Set<string>(
 );
 
 export function isDisposable(domain: string): boolean {
-  return isDisposableEmailDomain(domain);
+  return disposableDomains.has(domain.toLowerCase());
 }
 
 export function isFreeProvider(domain: string): boolean {

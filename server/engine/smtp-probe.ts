@@ -14,7 +14,13 @@ import { isPrivateAddress } from './ip-guard';
 import type { Limits } from './limits';
 import type { Provider } from './provider';
 import { memo, type ScopeState } from './scope';
-import { openSmtpSession, SmtpFailure, type SmtpReply, type SmtpSession } from './smtp-session';
+import {
+  type Connector,
+  openSmtpSession,
+  SmtpFailure,
+  type SmtpReply,
+  type SmtpSession,
+} from './smtp-session';
 import type { EngineConfig } from './types';
 
 export interface EngineLogger {
@@ -27,7 +33,9 @@ export interface ProbeContext {
   resolver: Resolver;
   limits: Limits;
   logger: EngineLogger;
-  /** Opens an SMTP session (directly or through the SOCKS5 proxy). */
+  /** The SOCKS5 egress when SMTP_PROXY is set; direct TCP otherwise. */
+  connector?: Connector;
+  /** Test seam: opens the SMTP session for an MX address some other way. */
   open?: (address: string) => Promise<SmtpSession>;
 }
 
@@ -114,7 +122,9 @@ async function attempt(
   const { smtpPort, smtpTimeoutMs } = ctx.config;
   let session: SmtpSession;
   try {
-    session = await (ctx.open ? ctx.open(address) : openSmtpSession(address, smtpPort, smtpTimeoutMs));
+    session = await (ctx.open
+      ? ctx.open(address)
+      : openSmtpSession(address, smtpPort, smtpTimeoutMs, ctx.connector));
   } catch (error) {
     const kind = error instanceof SmtpFailure ? error.kind : 'connect';
     ctx.logger.debug({ host, address, error: String(error) }, 'smtp connection failed');

@@ -87,14 +87,36 @@ interface Waiter {
   reject(error: SmtpFailure): void;
 }
 
-export function openSmtpSession(address: string, port: number, timeoutMs: number): Promise<SmtpSession> {
-  const socket = net.connect({ host: address, port });
+/** Opens a TCP connection for a session; the SOCKS5 egress is one (server/engine/socks-egress.ts). */
+export type Connector = (address: string, port: number) => Promise<net.Socket>;
+
+/**
+ * Connects (directly, or through `connector`) and reads the greeting. Failures of the
+ * connector (e.g. the proxy refusing or not answering) are `connect` failures.
+ */
+export async function openSmtpSession(
+  address: string,
+  port: number,
+  timeoutMs: number,
+  connector?: Connector,
+): Promise<SmtpSession> {
+  if (!connector) return sessionOn(net.connect({ host: address, port }), false, timeoutMs);
+  let socket: net.Socket;
+  try {
+    socket = await connector(address, port);
+  } catch (error) {
+    throw new SmtpFailure('connect', `proxy: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return sessionOn(socket, true, timeoutMs);
+}
+
+function sessionOn(socket: net.Socket, alreadyConnected: boolean, timeoutMs: number): Promise<SmtpSession> {
   socket.setEncoding('latin1');
   const parser = new ReplyParser();
   const pending: SmtpReply[] = [];
   let waiter: Waiter | null = null;
   let failure: SmtpFailure | null = null;
-  let connected = false;
+  let connected = alreadyConnected;
 
   const fail = (error: SmtpFailure) => {
     failure ??= error;

@@ -1,0 +1,135 @@
+/**
+ * SMTP_PROXY against a real SOCKS5 server on loopback (dante-server, server/testing/dante.ts):
+ * the probe's connection really passes through it — the SMTP peer sees dante's outgoing
+ * address, not ours, and dante logs the connection.
+ */
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DANTE_EXTERNAL_IP, type Dante, startDante } from '../testing/dante';
+import { createResolver } from './dns-route';
+import { createConnector } from './engine';
+import { createLimits } from './limits';
+import { probe } from './smtp-probe';
+import { openSmtpSession } from './smtp-session';
+import { parseSocksProxy } from './socks-egress';
+import type { EngineConfig } from './types';
+
+let dante: Dante | string;
+let smtp: net.Server;
+let smtpPort = 0;
+/** Remote address of each connection the SMTP peer accepted. */
+const peers: string[] = [];
+
+beforeAll(async () => {
+  dante = await startDante();
+  if (typeof dante === 'string') console.warn(dante);
+  smtp = net.createServer((socket) => {
+    peers.push(socket.remoteAddress ?? '');
+    socket.on('error', () => {});
+    socket.write('220 peer.test ESMTP\r\n');
+    let buffer = '';
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString();
+      for (let i = buffer.indexOf('\r\n'); i >= 0; i = buffer.indexOf('\r\n')) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        if (line === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write(line.startsWith('RCPT') ? '250 2.1.5 Ok\r\n' : '250 ok\r\n');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '0.0.0.0', resolve));
+  smtpPort = (smtp.address() as net.AddressInfo).port;
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => smtp.close(resolve));
+  if (typeof dante !== 'string') await dante.stop();
+});
+
+const config = (proxy: string | null): EngineConfig => ({
+  dnsServers: [],
+  smtpPort,
+  heloName: 'verimark.test',
+  mailFrom: 'probe@verimark.test',
+  smtpTimeoutMs: 2000,
+  greylistRetryMs: 0,
+  allowPrivateMx: true,
+  globalConcurrency: 2,
+  perHostConcurrency: 1,
+  smtpProxy: proxy,
+  proxyTimeoutMs: 1000,
+});
+
+function probeVia(proxy: string | null) {
+  const cfg = config(proxy);
+  const ctx = {
+    config: cfg,
+    resolver: createResolver([], 500),
+    limits: createLimits(2, 1),
+    logger: { debug: () => {}, warn: () => {} },
+    connector: createConnector(cfg),
+  };
+  const scope = { routes: new Map(), addresses: new Map(), catchAll: new Map() };
+  return probe(ctx, {
+    email: 'alice@example.com',
+    domain: 'example.com',
+    hosts: [{ name: '127.0.0.1', priority: 10 }],
+    catchAllMode: false,
+    scope,
+  });
+}
+
+describe('parseSocksProxy', () => {
+  it('reads host, port and credentials', () => {
+    expect(parseSocksProxy('socks5://probe:s%40cret@proxy.example:1080')).toEqual({
+      host: 'proxy.example',
+      port: 1080,
+      userId: 'probe',
+      password: 's@cret',
+    });
+    expect(() => parseSocksProxy('http://proxy.example:8080')).toThrow(/socks5/);
+  });
+});
+
+describe('SMTP through a real SOCKS5 proxy (dante)', () => {
+  it('probes through the proxy: the peer sees the proxy, dante logs the connection', async (ctx) => {
+    if (typeof dante === 'string') return ctx.skip();
+    const direct = await probeVia(null);
+    expect(direct).toMatchObject({ kind: 'answered', reply: { code: 250 } });
+    expect(peers.at(-1)).toBe('127.0.0.1');
+
+    const proxied = await probeVia(dante.url);
+    expect(proxied).toMatchObject({ kind: 'answered', reply: { code: 250 } });
+    expect(peers.at(-1)).toBe(DANTE_EXTERNAL_IP);
+    expect(await dante.log()).toContain(`127.0.0.1.${smtpPort}`);
+  });
+
+  it('fails as a connection failure (next MX, then unreachable) when the proxy does not answer', async () => {
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const started = Date.now();
+      const outcome = await probeVia(`socks5://127.0.0.1:${port}`);
+      expect(outcome).toMatchObject({ kind: 'failed', reason: 'smtp_unreachable', connected: false });
+      // The proxy's own connect timeout (1 s here), not the SMTP timeout, bounds the wait.
+      expect(Date.now() - started).toBeLessThan(1900);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('reports a refused proxy connection as a connect failure', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const connector = createConnector(config(`socks5://127.0.0.1:${port}`));
+    await expect(openSmtpSession('127.0.0.1', smtpPort, 1000, connector)).rejects.toMatchObject({
+      kind: 'connect',
+    });
+  });
+});
