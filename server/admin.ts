@@ -4,9 +4,11 @@
  *   add-credits <key|id> --credits N                      prints the new balance on its last line
  *   list-keys                                             one line per key
  *   revoke-key <key|id>                                   prints the revoked key's id on its last line
+ *   doctor                                                can this machine verify? exit 1 when not
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
+import { formatLine, runDoctor } from './doctor';
 import { openDatabase } from './store/db';
 import { type KeyRecord, KeyStore } from './store/keys';
 
@@ -14,7 +16,8 @@ const USAGE = `Usage: npm run service:admin -- <command>
   create-key --credits N [--expires ISO-8601] [--label LABEL]
   add-credits <key|id> --credits N
   list-keys
-  revoke-key <key|id>`;
+  revoke-key <key|id>
+  doctor`;
 
 class UsageError extends Error {}
 
@@ -78,13 +81,29 @@ function run(argv: string[], keys: KeyStore): string[] {
   }
 }
 
-const db = openDatabase(loadConfig().dataDir);
-try {
-  for (const line of run(process.argv.slice(2), new KeyStore(db))) console.log(line);
-} catch (err) {
-  if (!(err instanceof UsageError || (err instanceof TypeError && 'code' in err))) throw err;
-  console.error(`${err.message}\n\n${USAGE}`);
-  process.exitCode = 2;
-} finally {
-  db.close();
+async function doctor(): Promise<void> {
+  const config = loadConfig();
+  const report = await runDoctor(config.engine, config.host);
+  for (const l of report.lines) console.log(formatLine(l));
+  console.log(
+    report.ok
+      ? 'This machine can verify addresses.'
+      : 'This machine cannot verify addresses until the FAIL lines are fixed.',
+  );
+  process.exitCode = report.ok ? 0 : 1;
+}
+
+if (process.argv[2] === 'doctor') {
+  await doctor();
+} else {
+  const db = openDatabase(loadConfig().dataDir);
+  try {
+    for (const line of run(process.argv.slice(2), new KeyStore(db))) console.log(line);
+  } catch (err) {
+    if (!(err instanceof UsageError || (err instanceof TypeError && 'code' in err))) throw err;
+    console.error(`${err.message}\n\n${USAGE}`);
+    process.exitCode = 2;
+  } finally {
+    db.close();
+  }
 }
