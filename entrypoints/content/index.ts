@@ -1,5 +1,6 @@
 import { startMarking } from '@/lib/content/controller';
 import { backgroundApi, contentConfig, isOneShot } from '@/lib/content/messaging';
+import { hrefWatcher, LOCATION_CHECK_MS } from '@/lib/content/navigation';
 
 const DEFAULT_BUDGET = 25;
 const INVALIDATION_CHECK_MS = 2000;
@@ -20,11 +21,9 @@ export default defineContentScript({
       signal: ctx.signal,
       api: backgroundApi,
       budget: config?.autoVerifyBudget ?? DEFAULT_BUDGET,
+      // Our own comparison of location.href, never page-dispatchable events (navigation.ts).
       onLocationChange: (listener) => {
-        ctx.addEventListener(window, 'wxt:locationchange', listener);
-        ctx.addEventListener(window, 'popstate', listener);
-        const navigation = (window as { navigation?: EventTarget }).navigation;
-        if (navigation) ctx.addEventListener(navigation, 'navigatesuccess', listener);
+        ctx.setInterval(hrefWatcher(window, listener), LOCATION_CHECK_MS);
       },
     });
   },

@@ -10,6 +10,7 @@ import { updateBadge } from './core/badge';
 import { registerHandlers } from './core/router';
 import { ensurePollAlarm, markBulkPolled, POLL_ALARM } from './core/scheduler';
 import { startSiteSync } from './sites/content-scripts';
+import { forgetTab } from './verify/content-found';
 import { createContextMenu, onMenuClick } from './verify/context-menu';
 import { resumeSingleJobs } from './verify/verify';
 
@@ -55,6 +56,9 @@ export function startBackground(): void {
   browser.runtime.onStartup.addListener(rearm);
   browser.contextMenus.onClicked.addListener((info) => {
     onMenuClick(info).catch(warn('context menu click'));
+  });
+  browser.tabs.onRemoved.addListener((tabId) => {
+    forgetTab(tabId).catch(warn('found addresses'));
   });
   // Runtime content-script registration for `enabledSites` (lib/background/sites/content-scripts.ts).
   startSiteSync();

@@ -19,6 +19,8 @@ export interface AddressState {
 }
 
 export interface VerifierApi {
+  /** Tells the background which addresses are on the page: only those get verdicts. */
+  found(emails: string[]): Promise<void>;
   lookupCached(emails: string[]): Promise<Record<string, VerdictView | null>>;
   verifyEmail(email: string): Promise<VerdictView>;
 }
@@ -117,6 +119,7 @@ export class AddressBook {
     for (let start = 0; start < emails.length; start += LOOKUP_MAX) {
       const part = emails.slice(start, start + LOOKUP_MAX);
       try {
+        await this.opts.api.found(part);
         const answer = await this.opts.api.lookupCached(part);
         for (const email of part) if (Object.hasOwn(answer, email)) found.set(email, answer[email] ?? null);
       } catch {

@@ -3,9 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LOOKUP_MAX, type MarkStatus } from '../shared/messages';
 import { verdictView } from '../testing/verdict-view';
 import type { VerifierApi } from './address-book';
+import { badgeRoot } from './badge/badge';
 import { startMarking } from './controller';
 import { STATUS_ATTR } from './marker';
 import { BADGE_TAG } from './scan';
+import { userEvents } from './user-event';
 
 /** IntersectionObserver that reports every observed element as visible at once. */
 class AllVisible {
@@ -20,6 +22,7 @@ class AllVisible {
 function fakeApi(cache: Record<string, MarkStatus> = {}) {
   const verified: string[] = [];
   const api: VerifierApi = {
+    found: async () => undefined,
     lookupCached: async (emails) =>
       Object.fromEntries(
         emails.map((e) => [e, cache[e] ? verdictView(e, cache[e], { cached: true }) : null]),
@@ -38,6 +41,14 @@ async function settle() {
   for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
 }
 
+/** Events dispatched here are untrusted, as a page's are; `asUser` makes them count as the user's. */
+const pageTrust = userEvents.trusted;
+const asUser = () => {
+  userEvents.trusted = () => true;
+};
+const badgeOf = (el: Element | null | undefined) =>
+  el?.nextElementSibling ? badgeRoot(el.nextElementSibling) : undefined;
+
 /** Waits until `check` passes (idle callbacks and timers run late on a busy machine). */
 const eventually = (check: () => void) => vi.waitFor(check, { timeout: 10_000, interval: 10 });
 
@@ -51,6 +62,7 @@ describe('startMarking', () => {
   afterEach(() => {
     controller.abort();
     vi.unstubAllGlobals();
+    userEvents.trusted = pageTrust;
   });
 
   it('marks links, inputs and chips; invalid locally; one verification per distinct address', async () => {
@@ -128,12 +140,22 @@ describe('startMarking', () => {
     expect(statuses.filter((s) => s === 'deliverable')).toHaveLength(2);
     expect(statuses.filter((s) => s === 'pending')).toHaveLength(2);
     const waiting = [...document.querySelectorAll('a')].find((a) => statusOf(a) === 'pending');
-    const badge = waiting?.nextElementSibling?.shadowRoot;
+    expect(waiting?.nextElementSibling?.shadowRoot).toBeNull(); // closed to the page
+    const badge = badgeOf(waiting);
     const button = badge?.querySelector('button');
     expect(button?.getAttribute('aria-label')).toContain('click to verify');
-    button?.click();
-    const verify = [...(badge?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Verify');
-    verify?.click();
+    const pressVerify = () => {
+      button?.click();
+      const verify = [...(badge?.querySelectorAll('button') ?? [])].find((b) => b.textContent === 'Verify');
+      verify?.click();
+    };
+    // A page script's click() is not the user's: nothing opens, nothing is spent.
+    pressVerify();
+    await settle();
+    expect(verified).toHaveLength(2);
+    expect(badge?.querySelectorAll('button')).toHaveLength(1);
+    asUser();
+    pressVerify();
     await eventually(() => expect(statusOf(waiting)).toBe('deliverable'));
     expect(verified).toHaveLength(3);
   });
@@ -163,6 +185,16 @@ describe('startMarking', () => {
     await settle();
     const field = document.getElementById('f') as HTMLInputElement;
     field.value = 'typed@x.test';
+    // The page's own events (untrusted) change nothing, not even a commit.
+    for (const type of ['input', 'change', 'focusout'])
+      field.dispatchEvent(new Event(type, { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 900));
+    expect(statusOf(field)).toBeNull();
+    asUser();
+    // A trusted blur of a value the user did not type (the page wrote it, then blur()): no spend.
+    field.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(verified).toEqual([]);
     field.dispatchEvent(new Event('input', { bubbles: true }));
     await new Promise((r) => setTimeout(r, 900));
     await settle();
@@ -221,7 +253,8 @@ describe('startMarking', () => {
     const { api } = fakeApi();
     startMarking({ win: window, signal: controller.signal, api, budget: 25 });
     await eventually(() => expect(statusOf(input)).toBe('invalid'));
-    const shadow = input.nextElementSibling?.shadowRoot;
+    const shadow = badgeOf(input);
+    asUser();
     shadow?.querySelector('button')?.click();
     expect(shadow?.textContent).toContain('<img src=x onerror="window.pwned=1">');
     expect(shadow?.querySelector('img')).toBeNull();

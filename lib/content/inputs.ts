@@ -2,9 +2,15 @@
  * Fields the user types into: while typing, only free checks (syntax, cache) after a pause;
  * on change or blur, the address is verified (an explicit act, so not bound by the budget).
  * One delegated listener per root, not one per field.
+ *
+ * Only the user starts paid work (user-event.ts): events a page dispatches are ignored, and a
+ * commit needs a trusted edit of the field made by the user since the last commit; a value the
+ * page wrote itself, then `focus()`/`blur()`, commits nothing (the budget and the badge's Verify
+ * cover addresses the page shows).
  */
 import { isEditable } from './extract/targets';
 import type { Marker } from './marker';
+import { isUserEvent, userIsActive } from './user-event';
 
 const TYPING_PAUSE_MS = 700;
 const COMMIT_DELAY_MS = 250;
@@ -18,6 +24,8 @@ export interface InputDeps {
 
 export function listenToFields(root: Document | ShadowRoot, deps: InputDeps): void {
   const timers = new WeakMap<Element, number>();
+  /** Fields the user edited since their last commit. */
+  const edited = new WeakSet<Element>();
   const { win, signal, marker } = deps;
   const later = (el: Element, delay: number, commit: boolean) => {
     win.clearTimeout(timers.get(el));
@@ -31,13 +39,19 @@ export function listenToFields(root: Document | ShadowRoot, deps: InputDeps): vo
     );
   };
   const onEvent = (commit: boolean, delay: number) => (event: Event) => {
+    if (!isUserEvent(event)) return;
     const first = event.composedPath()[0] as Node | undefined;
     // nodeType, not instanceof: fields in same-origin frames belong to another realm.
     if (first?.nodeType !== 1) return;
     const target = first as Element;
     const kind = marker.kindOf(target);
     if (kind ? !isEditable(kind) : !isField(target)) return;
-    later(target, delay, commit);
+    if (!commit) {
+      if (userIsActive(win)) edited.add(target);
+      later(target, delay, false);
+      return;
+    }
+    if (edited.delete(target)) later(target, delay, true);
   };
   root.addEventListener('input', onEvent(false, TYPING_PAUSE_MS), { signal, capture: true });
   root.addEventListener('change', onEvent(true, COMMIT_DELAY_MS), { signal, capture: true });

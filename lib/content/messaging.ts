@@ -3,6 +3,7 @@ import { CHECK_ONCE_FLAG, sendMessage } from '../shared/messages';
 import type { VerifierApi } from './address-book';
 
 export const backgroundApi: VerifierApi = {
+  found: (emails) => sendMessage('foundAddresses', { emails }),
   lookupCached: (emails) => sendMessage('lookupCached', { emails }),
   verifyEmail: (email) => sendMessage('verifyEmail', { email }),
 };

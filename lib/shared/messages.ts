@@ -60,7 +60,14 @@ export type ConnectionResult =
   | { ok: true }
   | {
       ok: false;
-      kind: 'invalid_key' | 'payment_required' | 'rate_limited' | 'unreachable' | 'bad_url' | 'server';
+      kind:
+        | 'invalid_key'
+        | 'key_needed'
+        | 'payment_required'
+        | 'rate_limited'
+        | 'unreachable'
+        | 'bad_url'
+        | 'server';
       message: string;
     };
 
@@ -83,7 +90,12 @@ export interface ProtocolMap {
   // --- allowed from content scripts ---
   /** Verify (or return the cached verdict of) one address. Charges at most once per address at a time. */
   verifyEmail(data: { email: string; mode?: Mode; force?: boolean }): VerdictView;
-  /** Cached verdicts only: never calls the service. Missing addresses map to null. At most LOOKUP_MAX per call. */
+  /** Addresses the content script found on its page: only these get verdicts (cached or paid). At most LOOKUP_MAX. */
+  foundAddresses(data: { emails: string[] }): void;
+  /**
+   * Cached verdicts only: never calls the service. Missing addresses map to null; for a content
+   * script so do addresses it did not register and those past its tab's allowance. At most LOOKUP_MAX.
+   */
   lookupCached(data: { emails: string[] }): Record<string, VerdictView | null>;
   /** Whether marking is enabled for the sender's site, and its per-page auto-verify budget. */
   contentConfig(): { enabled: boolean; autoVerifyBudget: number };
@@ -91,6 +103,7 @@ export interface ProtocolMap {
   // --- extension pages only (popup, options) ---
   getSettings(): SettingsView;
   saveSettings(data: SettingsPatch): SettingsView;
+  /** Tests `serviceUrl` with `apiKey`; without a key, only the saved URL with the saved key. */
   testConnection(data: { serviceUrl?: string; apiKey?: string }): ConnectionResult;
   recentLookups(data: { limit: number }): VerdictView[];
   /** Start an upload of a CSV the caller stored in IndexedDB under `blobKey`. */
@@ -106,12 +119,13 @@ export interface ProtocolMap {
 
 export const CONTENT_SCRIPT_MESSAGES = [
   'verifyEmail',
+  'foundAddresses',
   'lookupCached',
   'contentConfig',
 ] as const satisfies readonly (keyof ProtocolMap)[];
 
-/** The most addresses one `lookupCached` message may carry (content scripts send bigger sets in parts). */
-export const LOOKUP_MAX = 500;
+/** The most addresses one `foundAddresses` or `lookupCached` message may carry (bigger sets go in parts). */
+export const LOOKUP_MAX = 100;
 
 /** Set by "Check this page" (scripting.executeScript) before the content script itself is injected. */
 export const CHECK_ONCE_FLAG = '__verimarkCheckOnce';

@@ -13,6 +13,8 @@ export interface SenderInfo {
   id?: string;
   url?: string;
   tab?: { id?: number };
+  /** 0 for a tab's top frame. */
+  frameId?: number;
 }
 
 export type SenderKind = 'extension_page' | 'content_script' | 'unknown';

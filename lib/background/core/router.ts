@@ -3,8 +3,8 @@
  * against its sender first (authorize.ts). To add a handler: add its entry to `handlers`.
  */
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
-import { ApiError, fromMessageError } from '../../api/errors';
-import { LOOKUP_MAX, onMessage, type ProtocolMap } from '../../shared/messages';
+import { fromMessageError } from '../../api/errors';
+import { onMessage, type ProtocolMap } from '../../shared/messages';
 import { type BulkJob, getJobs, toBulkView } from '../../storage/jobs';
 import { getRecent } from '../../storage/verdict-cache';
 import { downloadResults } from '../bulk/downloads';
@@ -12,7 +12,8 @@ import { pollBulkJobs } from '../bulk/poll';
 import { startBulkUpload } from '../bulk/upload';
 import { contentConfig, getSettingsView, saveSettings, testConnection } from '../settings/settings-handlers';
 import { checkThisPage } from '../sites/check-page';
-import { verifyForContentScript } from '../verify/content-verify';
+import { checkAddressList, registerFound } from '../verify/content-found';
+import { lookupForContentScript, verifyForContentScript } from '../verify/content-verify';
 import { lookupCached, verifyEmail } from '../verify/verify';
 import { authorize, type SenderInfo, senderKind } from './authorize';
 import { onPopupHeartbeat } from './scheduler';
@@ -27,12 +28,13 @@ type Handler<K extends Type> = (
 export const handlers: { [K in Type]: Handler<K> } = {
   verifyEmail: (data, sender) =>
     senderKind(sender) === 'content_script' ? verifyForContentScript(data, sender) : verifyEmail(data),
-  lookupCached: (data) => {
-    const emails: unknown = data?.emails;
-    if (!Array.isArray(emails) || emails.length > LOOKUP_MAX || !emails.every((e) => typeof e === 'string'))
-      throw new ApiError('bad_request', `emails must be a list of at most ${LOOKUP_MAX} strings`);
-    return lookupCached(emails);
+  foundAddresses: async (data, sender) => {
+    if (senderKind(sender) === 'content_script') await registerFound(data?.emails, sender);
   },
+  lookupCached: (data, sender) =>
+    senderKind(sender) === 'content_script'
+      ? lookupForContentScript(data, sender)
+      : lookupCached(checkAddressList(data?.emails)),
   contentConfig: (_data, sender) => contentConfig(sender.url),
   getSettings: () => getSettingsView(),
   saveSettings: (data) => saveSettings(data),

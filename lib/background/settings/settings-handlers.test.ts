@@ -30,6 +30,29 @@ describe('testConnection', () => {
     expect(server.requests[0]?.headers['x-api-key']).toBe('stored-key');
   });
 
+  it('never sends the saved key to a typed URL that is not saved (attack: a planted URL)', async () => {
+    const other = await startScriptedServer(() => list);
+    try {
+      await configure(server.url, 'stored-key');
+      expect(await testConnection({ serviceUrl: other.url })).toMatchObject({
+        ok: false,
+        kind: 'key_needed',
+      });
+      expect(await testConnection({ serviceUrl: other.url, apiKey: '  ' })).toMatchObject({
+        kind: 'key_needed',
+      });
+      expect(other.requests).toHaveLength(0);
+      // With the key typed on screen, the typed URL is tested with that key only.
+      expect(await testConnection({ serviceUrl: other.url, apiKey: 'typed-key' })).toEqual({ ok: true });
+      expect(other.requests.map((r) => r.headers['x-api-key'])).toEqual(['typed-key']);
+      // The saved URL (as typed, or written differently) still works with the saved key.
+      expect(await testConnection({ serviceUrl: `${server.url}/` })).toEqual({ ok: true });
+      expect(server.requests.map((r) => r.headers['x-api-key'])).toEqual(['stored-key']);
+    } finally {
+      await other.close();
+    }
+  });
+
   const cases: [number, string, string][] = [
     [401, ERRORS.invalidKey, 'invalid_key'],
     [402, ERRORS.paymentRequired, 'payment_required'],
@@ -56,6 +79,7 @@ describe('testConnection', () => {
     expect(await testConnection({ serviceUrl: 'http://verify.example.com', apiKey: 'k' })).toMatchObject({
       kind: 'bad_url',
     });
+    await configure(server.url, '');
     expect(await testConnection({ serviceUrl: server.url })).toMatchObject({ kind: 'invalid_key' });
   });
 });

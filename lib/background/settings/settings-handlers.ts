@@ -55,9 +55,15 @@ export async function testConnection(input: {
   serviceUrl?: string;
   apiKey?: string;
 }): Promise<ConnectionResult> {
-  const check = checkServiceUrl(input.serviceUrl ?? (await getSettings()).serviceUrl);
+  const saved = (await getSettings()).serviceUrl;
+  const check = checkServiceUrl(input.serviceUrl ?? saved);
   if (!check.ok) return { ok: false, kind: 'bad_url', message: check.message };
-  const apiKey = input.apiKey?.trim() || (await getApiKey());
+  const typedKey = input.apiKey?.trim() ?? '';
+  // The saved key goes only to the saved URL: a URL typed but not saved is tested only with a
+  // key typed beside it, so a mistyped (or planted) URL never receives the saved key.
+  if (typedKey === '' && check.url !== saved)
+    return { ok: false, kind: 'key_needed', message: 'Type the API key to test a URL that is not saved' };
+  const apiKey = typedKey || (await getApiKey());
   if (apiKey === '') return { ok: false, kind: 'invalid_key', message: 'Enter the API key' };
   const client = createApiClient({ baseUrl: check.url, apiKey, timeoutMs: 10_000, retry: { attempts: 1 } });
   try {

@@ -5,24 +5,36 @@ import { updateSettings } from '../../storage/settings';
 import type { SenderInfo } from '../core/authorize';
 import { dispatch } from '../core/router';
 import { countRequests, useFakeService } from '../testing/setup';
+import { resetFound } from './content-found';
 import { EXPLICIT_ALLOWANCE, resetSpends, SPEND_WINDOW_MS, takeSpend } from './content-verify';
 import { singlePollTiming } from './verify';
 
 const ID = 'test-extension-id';
 const popup: SenderInfo = { id: ID, url: `chrome-extension://${ID}/popup.html` };
-const page = (tabId: number): SenderInfo => ({ id: ID, url: 'https://crm.example.com/', tab: { id: tabId } });
+const page = (tabId: number, url = 'https://crm.example.com/', frameId = 0): SenderInfo => ({
+  id: ID,
+  url,
+  tab: { id: tabId },
+  frameId,
+});
+/** What the content script does for every address its scan took up. */
+const show = (sender: SenderInfo, emails: string[]) => dispatch('foundAddresses', { emails }, sender);
 
 const env = useFakeService(() => ({ pendingPolls: 0 }));
 beforeAll(() => {
   singlePollTiming.initialDelayMs = 5;
 });
-beforeEach(resetSpends);
+beforeEach(async () => {
+  await resetSpends();
+  await resetFound();
+});
 
 const spends = () => countRequests(env.server.requests, PATHS.single);
 
 describe('verifyEmail from a content script', () => {
   it('cannot bypass the cache with force, nor pay again in another mode', async () => {
     await dispatch('verifyEmail', { email: 'ann@example.com' }, popup);
+    await show(page(1), ['ann@example.com']);
     const view = await dispatch(
       'verifyEmail',
       { email: 'ann@example.com', force: true, mode: 'non_catch_all' },
@@ -37,19 +49,30 @@ describe('verifyEmail from a content script', () => {
 
   it('spends at most the budget plus an allowance per tab, then is rate limited', async () => {
     await updateSettings({ autoVerifyBudget: 0 });
-    const ask = (tabId: number, n: number) =>
-      dispatch('verifyEmail', { email: `u${n}@example.com` }, page(tabId));
+    const ask = async (tabId: number, n: number) => {
+      await show(page(tabId), [`u${n}@example.com`]);
+      return dispatch('verifyEmail', { email: `u${n}@example.com` }, page(tabId));
+    };
     await Promise.all(Array.from({ length: EXPLICIT_ALLOWANCE }, (_, n) => ask(1, n)));
     expect(spends()).toBe(EXPLICIT_ALLOWANCE);
     const refused = fromMessageError(await ask(1, 999).catch((err: unknown) => err));
     expect(refused.kind).toBe('rate_limited');
     expect(refused.retryAfterSeconds).toBeGreaterThan(0);
     expect(spends()).toBe(EXPLICIT_ALLOWANCE);
-    // Cached addresses still answer; other tabs and the popup are not affected.
-    expect((await ask(1, 0)).cached).toBe(true);
+    // A cached verdict counts too; other tabs and the popup are not affected.
+    expect(fromMessageError(await ask(1, 0).catch((err: unknown) => err)).kind).toBe('rate_limited');
+    expect((await ask(2, 0)).cached).toBe(true);
     expect((await ask(2, 1000)).status).toBe('deliverable');
     expect((await dispatch('verifyEmail', { email: 'p@example.com' }, popup)).status).toBe('deliverable');
     expect(spends()).toBe(EXPLICIT_ALLOWANCE + 2);
+  });
+
+  it('refuses an address its page did not show (attack: asking for any address)', async () => {
+    const err = fromMessageError(
+      await dispatch('verifyEmail', { email: 'elsewhere@example.com' }, page(1)).catch((e: unknown) => e),
+    );
+    expect(err.kind).toBe('bad_request');
+    expect(spends()).toBe(0);
   });
 
   it('refuses an email that is not a string', async () => {
@@ -57,6 +80,49 @@ describe('verifyEmail from a content script', () => {
       await dispatch('verifyEmail', { email: 42 as unknown as string }, page(1)).catch((e: unknown) => e),
     );
     expect(err.kind).toBe('bad_request');
+  });
+});
+
+describe('lookupCached from a content script (attack: learning what the user verified elsewhere)', () => {
+  const secret = 'ceo@example.com';
+  const lookup = (sender: SenderInfo, emails: string[]) => dispatch('lookupCached', { emails }, sender);
+
+  it('gives no verdict for an address its page did not show, whatever the cache holds', async () => {
+    await dispatch('verifyEmail', { email: secret }, popup); // verified by the user, in the popup
+    const crm = page(1, 'https://crm.example.com/deals');
+    expect((await lookup(crm, [secret]))[secret]).toBeNull();
+    // Found by another tab, another frame of this tab, or this frame at another origin: still nothing.
+    await show(page(2), [secret]);
+    await show(page(1, 'https://crm.example.com/', 3), [secret]);
+    await show(page(1, 'https://evil.example.net/'), [secret]);
+    expect((await lookup(crm, [secret]))[secret]).toBeNull();
+    // Once this page shows it, the cached verdict is told (no credit spent).
+    await show(crm, [secret]);
+    expect((await lookup(crm, [secret]))[secret]).toMatchObject({ status: 'deliverable', cached: true });
+    // The frame moves to another site: what it found before no longer counts.
+    expect((await lookup(page(1, 'https://evil.example.net/x'), [secret]))[secret]).toBeNull();
+    expect(spends()).toBe(1);
+  });
+
+  it('counts cached verdicts in the tab’s allowance, and refuses oversized messages', async () => {
+    await updateSettings({ autoVerifyBudget: 0 });
+    const emails = Array.from({ length: EXPLICIT_ALLOWANCE + 5 }, (_, n) => `c${n}@example.com`);
+    await Promise.all(emails.map((email) => dispatch('verifyEmail', { email }, popup)));
+    await show(page(1), emails);
+    const answer = await lookup(page(1), emails);
+    expect(Object.values(answer).filter((v) => v !== null)).toHaveLength(EXPLICIT_ALLOWANCE);
+    // Past the allowance: no verdict by lookup, and a Verify is refused without spending.
+    expect(Object.values(await lookup(page(1), emails)).filter((v) => v !== null)).toHaveLength(0);
+    const late = emails.at(-1) ?? '';
+    expect(
+      fromMessageError(await dispatch('verifyEmail', { email: late }, page(1)).catch((e: unknown) => e)).kind,
+    ).toBe('rate_limited');
+    for (const bad of [Array(101).fill('a@example.com'), ['x'.repeat(400)]]) {
+      const err = fromMessageError(await lookup(page(1), bad).catch((e: unknown) => e));
+      expect(err.kind).toBe('bad_request');
+      expect(fromMessageError(await show(page(1), bad).catch((e: unknown) => e)).kind).toBe('bad_request');
+    }
+    expect(spends()).toBe(emails.length);
   });
 });
 

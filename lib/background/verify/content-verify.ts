@@ -1,15 +1,19 @@
 /**
  * `verifyEmail` as a content script may ask it. A page controls what its content script sees,
  * so a page must not be able to make the extension spend credits without bound: content scripts
- * get the default mode, always the cache first (no `force`), and at most a limited number of
- * credit-spending calls per tab in a rolling window; past it they get `rate_limited`.
+ * get the default mode, always the cache first (no `force`), answers only for addresses their
+ * page showed (content-found.ts), and at most a limited number of credits spent or cached
+ * verdicts told per tab in a rolling window; past it they get `rate_limited` (or no verdict).
  */
+import { checkEmail } from '../../api/address';
 import { ApiError } from '../../api/errors';
 import type { VerdictView } from '../../shared/messages';
 import { spentItem } from '../../storage/content-spends';
 import { getSettings } from '../../storage/settings';
+import { getCached } from '../../storage/verdict-cache';
 import type { SenderInfo } from '../core/authorize';
-import { verifyEmail } from './verify';
+import { checkAddressList, foundOf } from './content-found';
+import { localVerdict, lookupCached, verifyEmail } from './verify';
 
 export const SPEND_WINDOW_MS = 10 * 60_000;
 /** Spends per tab and window on top of the automatic budget (addresses the user asks for). */
@@ -18,8 +22,16 @@ export const EXPLICIT_ALLOWANCE = 25;
 /** Spends are read, checked and written one at a time, so parallel requests cannot overspend. */
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Records one spend for `tabId`, or rejects with `rate_limited` when the tab is over `limit`. */
-export function takeSpend(tabId: number, limit: number, now = Date.now()): Promise<void> {
+/**
+ * Takes up to `wanted` units of `tabId`'s allowance (`limit` per window) and returns how many it
+ * got; each unit is a credit spent or a cached verdict told to the tab.
+ */
+export function takeAllowance(
+  tabId: number,
+  limit: number,
+  wanted: number,
+  now = Date.now(),
+): Promise<number> {
   const run = queue.then(async () => {
     const spent: Record<string, number[]> = {};
     for (const [tab, times] of Object.entries(await spentItem.getValue())) {
@@ -27,21 +39,22 @@ export function takeSpend(tabId: number, limit: number, now = Date.now()): Promi
       if (kept.length > 0) spent[tab] = kept;
     }
     const recent = spent[tabId] ?? [];
-    if (recent.length >= limit) {
-      await spentItem.setValue(spent);
-      const retry = Math.ceil((SPEND_WINDOW_MS - (now - (recent[0] ?? now))) / 1000);
-      throw new ApiError(
-        'rate_limited',
-        'Too many verifications from this page; try again later',
-        null,
-        retry,
-      );
-    }
-    spent[tabId] = [...recent, now];
+    const granted = Math.max(0, Math.min(wanted, limit - recent.length));
+    spent[tabId] = [...recent, ...Array<number>(granted).fill(now)];
+    if (spent[tabId]?.length === 0) delete spent[tabId];
     await spentItem.setValue(spent);
+    return granted;
   });
   queue = run.catch(() => undefined);
   return run;
+}
+
+/** Records one spend for `tabId`, or rejects with `rate_limited` when the tab is over `limit`. */
+export async function takeSpend(tabId: number, limit: number, now = Date.now()): Promise<void> {
+  if ((await takeAllowance(tabId, limit, 1, now)) === 1) return;
+  const oldest = (await spentItem.getValue())[tabId]?.[0] ?? now;
+  const retry = Math.ceil((SPEND_WINDOW_MS - (now - oldest)) / 1000);
+  throw new ApiError('rate_limited', 'Too many verifications from this page; try again later', null, retry);
 }
 
 /** Forgets all spends (tests). */
@@ -49,12 +62,58 @@ export async function resetSpends(): Promise<void> {
   await spentItem.removeValue();
 }
 
+const tabOf = (sender: SenderInfo) => sender.tab?.id ?? -1;
+const tabLimit = async () => (await getSettings()).autoVerifyBudget + EXPLICIT_ALLOWANCE;
+
 export async function verifyForContentScript(
   data: { email: unknown },
   sender: SenderInfo,
 ): Promise<VerdictView> {
   if (typeof data?.email !== 'string') throw new ApiError('bad_request', 'email must be a string');
-  const limit = (await getSettings()).autoVerifyBudget + EXPLICIT_ALLOWANCE;
-  const tabId = sender.tab?.id ?? -1;
-  return verifyEmail({ email: data.email }, () => takeSpend(tabId, limit));
+  const { email, valid } = checkEmail(data.email);
+  if (!valid) return verifyEmail({ email }); // decided locally: free, and tells nothing
+  if (!(await foundOf([email], sender)).has(email))
+    throw new ApiError('bad_request', 'This address was not found on the page');
+  const [limit, cached] = await Promise.all([
+    tabLimit(),
+    getCached(email, (await getSettings()).defaultMode),
+  ]);
+  // A cached verdict costs no credit, but tells the page something: it counts like a spend.
+  if (cached) {
+    await takeSpend(tabOf(sender), limit);
+    return cached;
+  }
+  return verifyEmail({ email }, () => takeSpend(tabOf(sender), limit));
+}
+
+/**
+ * `lookupCached` as a content script may ask it: verdicts only for addresses its frame registered
+ * as found on the page (others: null), each verdict counted in the tab's allowance (past it: null,
+ * so the page shows them unverified and a Verify is refused the same way).
+ */
+export async function lookupForContentScript(
+  data: { emails: unknown },
+  sender: SenderInfo,
+): Promise<Record<string, VerdictView | null>> {
+  const raws = checkAddressList(data?.emails);
+  const checked = raws.map((raw) => ({ raw, ...checkEmail(raw) }));
+  const found = await foundOf(
+    checked.filter((c) => c.valid).map((c) => c.email),
+    sender,
+  );
+  const answers = await lookupCached(raws.filter((_, i) => found.has(checked[i]?.email ?? '')));
+  const hits = Object.values(answers).filter((view) => view !== null).length;
+  let granted = hits > 0 ? await takeAllowance(tabOf(sender), await tabLimit(), hits) : 0;
+  // No prototype: an address a page wrote as `__proto__` is a key like any other.
+  const result: Record<string, VerdictView | null> = Object.create(null);
+  for (const { raw, email, valid } of checked) {
+    if (!valid) {
+      result[raw] = localVerdict(email, 'invalid', 'invalid_syntax');
+      continue;
+    }
+    const view = Object.hasOwn(answers, raw) ? (answers[raw] ?? null) : null;
+    result[raw] = view && granted > 0 ? view : null;
+    if (view && granted > 0) granted -= 1;
+  }
+  return result;
 }

@@ -2,12 +2,15 @@
  * The mark beside a target: a zero-size, absolutely positioned host (so no host layout changes,
  * tables keep their widths) holding a shadow root with a small round button; clicking it opens a
  * popover (popover.ts). Colour, icon and an accessible label say the verdict.
+ * The shadow root is closed and its buttons answer only the user's own clicks: a page script can
+ * neither reach the controls nor press them.
  */
 
 import { t } from '../../shared/i18n';
 import type { MarkStatus } from '../../shared/messages';
 import { BADGE_TAG } from '../scan';
 import { STATUS_LOOK, type StatusLook, UNVERIFIED_LOOK } from '../status';
+import { isUserEvent } from '../user-event';
 import { h, isolateEvents, setStyle } from './dom';
 import { type AddressLine, renderPopover } from './popover';
 
@@ -26,6 +29,12 @@ export interface Badge {
 }
 
 const SIZE = 16;
+/** Each badge's closed shadow root, for the extension's own code and tests (never the page). */
+const roots = new WeakMap<Element, ShadowRoot>();
+
+export function badgeRoot(host: Element): ShadowRoot | undefined {
+  return roots.get(host);
+}
 
 function look(view: BadgeView): StatusLook {
   return view.unverified && view.status === 'pending' ? UNVERIFIED_LOOK : STATUS_LOOK[view.status];
@@ -42,7 +51,8 @@ export function createBadge(doc: Document, signal: AbortSignal): Badge {
     overflow: 'visible',
     'z-index': '2147483000',
   });
-  const root = host.attachShadow({ mode: 'open' });
+  const root = host.attachShadow({ mode: 'closed' });
+  roots.set(host, root);
   isolateEvents(root, signal);
   const button = h(doc, 'button', {
     all: 'initial',
@@ -87,7 +97,7 @@ export function createBadge(doc: Document, signal: AbortSignal): Badge {
     'click',
     (event) => {
       event.preventDefault();
-      toggle();
+      if (isUserEvent(event)) toggle();
     },
     { signal },
   );

@@ -2,6 +2,7 @@
 import { t } from '../../shared/i18n';
 import type { MarkStatus } from '../../shared/messages';
 import { reasonText, STATUS_LOOK } from '../status';
+import { isUserEvent } from '../user-event';
 import { h } from './dom';
 
 export interface AddressLine {
@@ -64,7 +65,10 @@ export function renderPopover(doc: Document, view: PopoverView): HTMLElement {
   if (view.unverified) {
     const verify = h(doc, 'button', { cursor: 'pointer', 'margin-right': '6px' }, t('content_verify'));
     verify.type = 'button';
-    verify.addEventListener('click', () => view.onVerify());
+    // Paid work: only the user's own click (a page script cannot reach it; this is a second lock).
+    verify.addEventListener('click', (event) => {
+      if (isUserEvent(event)) view.onVerify();
+    });
     actions.append(verify);
   }
   const close = h(doc, 'button', { cursor: 'pointer' }, t('content_close'));

@@ -1,0 +1,97 @@
+/**
+ * The addresses each content script found on its page, per tab and frame. The background cannot
+ * see the page: the content script registers what its scan took up (`foundAddresses`), and only
+ * those get a verdict back (cached or paid). A verdict obtained elsewhere (another site, the
+ * popup) is thus told to a page only for an address that page shows; and how many verdicts a tab
+ * gets is capped with its spends (content-verify.ts). A frame that moves to another origin starts
+ * with an empty set. Kept in session storage (lib/storage/content-found.ts); forgotten when the
+ * tab closes or the browser quits.
+ */
+import { checkEmail } from '../../api/address';
+import { ApiError } from '../../api/errors';
+import { LOOKUP_MAX } from '../../shared/messages';
+import { type FrameFound, foundItem } from '../../storage/content-found';
+import type { SenderInfo } from '../core/authorize';
+
+/** The most addresses remembered per frame (the oldest go first). */
+export const FOUND_FRAME_MAX = 5_000;
+const ADDRESS_MAX_CHARS = 320;
+
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs `change` on the stored sets, one change at a time. */
+function edit<T>(change: (all: Record<string, FrameFound>) => T): Promise<T> {
+  const run = queue.then(async () => {
+    const all = await foundItem.getValue();
+    const result = change(all);
+    await foundItem.setValue(all);
+    return result;
+  });
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+function frameKey(sender: SenderInfo): string {
+  return `${sender.tab?.id ?? -1}:${sender.frameId ?? 0}`;
+}
+
+function originOf(sender: SenderInfo): string {
+  try {
+    return new URL(sender.url ?? '').origin;
+  } catch {
+    return 'null';
+  }
+}
+
+/** A list of at most LOOKUP_MAX short strings, or a `bad_request`. */
+export function checkAddressList(value: unknown): string[] {
+  if (
+    !Array.isArray(value) ||
+    value.length > LOOKUP_MAX ||
+    !value.every((e) => typeof e === 'string' && e.length <= ADDRESS_MAX_CHARS)
+  ) {
+    throw new ApiError(
+      'bad_request',
+      `emails must be a list of at most ${LOOKUP_MAX} strings of at most ${ADDRESS_MAX_CHARS} characters`,
+    );
+  }
+  return value as string[];
+}
+
+/** Records addresses the sender's content script found on its page (normalized, valid ones). */
+export async function registerFound(emails: unknown, sender: SenderInfo): Promise<void> {
+  const valid = checkAddressList(emails)
+    .map((raw) => checkEmail(raw))
+    .filter((c) => c.valid)
+    .map((c) => c.email);
+  const key = frameKey(sender);
+  const origin = originOf(sender);
+  await edit((all) => {
+    const current = all[key]?.origin === origin ? (all[key]?.emails ?? []) : [];
+    const merged = [...new Set([...current, ...valid])];
+    all[key] = { origin, emails: merged.slice(Math.max(0, merged.length - FOUND_FRAME_MAX)) };
+  });
+}
+
+/** The normalized addresses of `emails` that the sender's frame registered, at its current origin. */
+export async function foundOf(emails: readonly string[], sender: SenderInfo): Promise<Set<string>> {
+  await queue;
+  const entry = (await foundItem.getValue())[frameKey(sender)];
+  if (!entry || entry.origin !== originOf(sender)) return new Set();
+  const known = new Set(entry.emails);
+  return new Set(emails.filter((email) => known.has(email)));
+}
+
+/** Forgets a closed tab's frames. */
+export async function forgetTab(tabId: number): Promise<void> {
+  await edit((all) => {
+    for (const key of Object.keys(all)) if (key.startsWith(`${tabId}:`)) delete all[key];
+  });
+}
+
+/** Forgets everything (tests). */
+export async function resetFound(): Promise<void> {
+  await edit((all) => {
+    for (const key of Object.keys(all)) delete all[key];
+  });
+}
