@@ -3,10 +3,12 @@
  * served on 127.0.0.1, the site enabled through the extension's own messages (as the options page
  * does), marks read from `data-verimark-status` (DESIGN.md §5).
  */
+import type { SerializedAXNode } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { useContentEnv } from './testing/content-env';
 import {
   CRM_ADDRESSES,
+  clickBadgeOf,
   creditsLeft,
   finalStatuses,
   rcptCount,
@@ -137,16 +139,28 @@ describe('content script in Chromium', () => {
       'frame-link': 'deliverable',
     });
 
-    // The popover shows the hostile value as text; nothing from it runs.
-    const popover = await env.page.evaluate(() => {
-      const host = document.getElementById('hostile-input')?.nextElementSibling;
-      const button = host?.shadowRoot?.querySelector('button');
-      button?.click();
-      return {
-        text: host?.shadowRoot?.textContent ?? '',
-        elements: [...(host?.shadowRoot?.querySelectorAll('img, svg, script') ?? [])].length,
-      };
-    });
+    // The popover shows the hostile value as text; nothing from it runs. The badge's shadow root
+    // is closed: it is opened by a real click and read through the accessibility tree.
+    await clickBadgeOf(env.page, '#hostile-input');
+    const popover = await waitFor(
+      async () => {
+        const tree = await env.page.accessibility.snapshot({ interestingOnly: false });
+        const texts: string[] = [];
+        const roles: string[] = [];
+        const walk = (node: SerializedAXNode | null | undefined) => {
+          if (!node) return;
+          roles.push(node.role);
+          if (node.name) texts.push(node.name);
+          for (const child of node.children ?? []) walk(child);
+        };
+        walk(tree);
+        return roles.includes('dialog')
+          ? { text: texts.join('\n'), elements: roles.filter((r) => r === 'image' || r === 'img').length }
+          : undefined;
+      },
+      10_000,
+      'the popover of the hostile field',
+    );
     expect(popover.text).toContain('<img src=x onerror="window.pwned=4">@evil.test');
     expect(popover.elements).toBe(0);
     expect(
