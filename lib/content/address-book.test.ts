@@ -9,6 +9,7 @@ function recordingBook() {
   const verified: string[] = [];
   const flushes: (() => void)[] = [];
   const api: VerifierApi = {
+    found: async () => undefined,
     lookupCached: async (emails) => {
       looked.push(...emails);
       return Object.fromEntries(emails.map((e) => [e, null]));

@@ -7,8 +7,9 @@
  * with an empty set. Kept in session storage (lib/storage/content-found.ts); forgotten when the
  * tab closes or the browser quits.
  */
-import { checkEmail } from '../../api/address';
+
 import { ApiError } from '../../api/errors';
+import { checkEmail } from '../../shared/address';
 import { LOOKUP_MAX } from '../../shared/messages';
 import { type FrameFound, foundItem } from '../../storage/content-found';
 import type { SenderInfo } from '../core/authorize';

@@ -5,8 +5,9 @@
  * page showed (content-found.ts), and at most a limited number of credits spent or cached
  * verdicts told per tab in a rolling window; past it they get `rate_limited` (or no verdict).
  */
-import { checkEmail } from '../../api/address';
+
 import { ApiError } from '../../api/errors';
+import { checkEmail } from '../../shared/address';
 import type { VerdictView } from '../../shared/messages';
 import { spentItem } from '../../storage/content-spends';
 import { getSettings } from '../../storage/settings';
