@@ -217,3 +217,19 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter('soon')).toBeNull();
   });
 });
+
+describe('getAccount (beyond the spec)', () => {
+  it('reads the balance from GET /account with the key header', async () => {
+    const api = client(() => ok(DESCRIPTIONS.account, { credits: 42, expires_at: null, label: 'team' }));
+    expect(await api.getAccount()).toEqual({ credits: 42, expires_at: null, label: 'team' });
+    expect(server.requests[0]).toMatchObject({ method: 'GET', path: PATHS.account });
+    expect(server.requests[0]?.headers['x-api-key']).toBe('key-1');
+  });
+
+  it('is null from a service without the endpoint (404), and throws on a refused key', async () => {
+    expect(await client(() => fail(404, 'Not Found')).getAccount()).toBeNull();
+    expect((await apiError(client(() => fail(401, ERRORS.invalidKey)).getAccount())).kind).toBe(
+      'invalid_key',
+    );
+  });
+});

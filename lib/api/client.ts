@@ -4,6 +4,8 @@
  * spend credits and are sent exactly once; status and list calls retry (lib/api/retry.ts).
  */
 import {
+  type Account,
+  AccountSchema,
   type BulkStatusData,
   BulkStatusSchema,
   type FileList,
@@ -15,6 +17,7 @@ import {
   type SingleStatusData,
   SingleStatusSchema,
 } from './contract';
+import { ApiError } from './errors';
 import { type HttpConfig, send } from './http';
 import { type RetryOptions, withRetry } from './retry';
 
@@ -80,6 +83,20 @@ export function createApiClient(config: ApiClientConfig) {
         query: { page: query.page, pageSize: query.pageSize, search: query.search || undefined },
       } as const;
       return (await retried(() => send(config, request, FileListSchema))).data;
+    },
+
+    /**
+     * The key's balance (`GET /account`, our service only, docs/design.md §3); null from a
+     * service without the endpoint (404), such as the commercial one.
+     */
+    async getAccount(): Promise<Account | null> {
+      try {
+        return (await retried(() => send(config, { method: 'GET', path: PATHS.account }, AccountSchema)))
+          .data;
+      } catch (err) {
+        if (err instanceof ApiError && err.kind === 'not_found') return null;
+        throw err;
+      }
     },
   };
 }

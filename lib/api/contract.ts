@@ -43,6 +43,8 @@ export const PATHS = {
   bulk: '/verify/bulk',
   bulkStatus: '/verify/bulk/status',
   bulkFiles: '/verify/bulk/files',
+  /** Beyond the spec, our service only (docs/design.md §3): the key's balance. */
+  account: '/account',
 } as const;
 
 export const API_KEY_HEADER = 'x-api-key';
@@ -56,6 +58,7 @@ export const DESCRIPTIONS = {
   singleStatus: 'Email task status fetched successfully',
   bulkStatus: 'File status fetched successfully',
   bulkFiles: 'Bulk files fetched successfully',
+  account: 'Account fetched successfully',
 } as const;
 
 /** Error message texts (spec §7, DESIGN.md §3). */
@@ -200,6 +203,20 @@ export const FileListSchema = envelope(
   }),
 );
 export type FileList = v.InferOutput<typeof FileListSchema>['data'];
+
+/**
+ * `GET /account` (our service only, docs/design.md §3): the key's balance. A service without
+ * the endpoint answers 404, which the client reads as "not told".
+ */
+export const AccountSchema = envelope(
+  v.looseObject({
+    credits: v.number(),
+    /** ISO 8601, or null when the subscription does not expire. */
+    expires_at: v.fallback(v.nullable(v.string()), null),
+    label: v.fallback(v.string(), ''),
+  }),
+);
+export type Account = v.InferOutput<typeof AccountSchema>['data'];
 
 /** The file record exactly as the reference service writes it (spec §2.4). */
 export interface ServerFileRecord {

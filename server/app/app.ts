@@ -14,13 +14,17 @@ import { openDatabase } from '../store/db';
 import { FileStore } from '../store/files';
 import { hashApiKey } from '../store/ids';
 import { KeyStore } from '../store/keys';
+import { queueDepth } from '../store/queue-depth';
 import { TaskStore } from '../store/tasks';
+import { accountRoute } from './account-route';
 import { authenticate, presentedKey } from './auth';
 import { bulkRoutes } from './bulk-routes';
 import { bulkUploadRoute } from './bulk-upload';
 import type { AppContext } from './context';
 import { downloadRoute } from './download-route';
 import { installErrorHandlers } from './errors';
+import { ServiceMetrics } from './metrics';
+import { opsRoutes } from './ops-routes';
 import { singleRoutes } from './single-routes';
 
 /** How long a stopping service waits for running verifications before it closes the database. */
@@ -44,7 +48,10 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
   });
   const db = openDatabase(config.dataDir);
   const paths = new DataPaths(config.dataDir);
-  const engine = opts.engine ?? createEngine(config.engine, app.log);
+  const metrics = new ServiceMetrics(() => queueDepth(db));
+  const engine = metrics.observeEngine(
+    opts.engine ?? createEngine(config.engine, app.log, { onProbe: metrics.onProbe }),
+  );
   const files = new FileStore(db);
   const tasks = new TaskStore(db);
   const jobDeps = { files, engine, paths, batchRows: config.batchRows, log: app.log };
@@ -61,6 +68,7 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
 
   app.decorateRequest('account', null);
   installErrorHandlers(app);
+  metrics.instrument(app);
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
@@ -86,6 +94,8 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
     bulkUploadRoute(verify, ctx);
   });
   downloadRoute(app, ctx);
+  accountRoute(app, ctx);
+  opsRoutes(app, { metrics, pingDatabase: () => db.prepare('SELECT 1').get() });
 
   app.addHook('onReady', async () => {
     ctx.singleRunner.resume();

@@ -15,13 +15,16 @@ export function presentedKey(request: FastifyRequest): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
-/** onRequest hook: 401 for a missing, unknown or revoked key, 402 for an expired subscription. */
-export function authenticate(keys: KeyStore) {
+/**
+ * onRequest hook: 401 for a missing, unknown or revoked key, 402 for an expired subscription
+ * (unless `allowExpired`: an expired account may still look at itself, docs/design.md §3).
+ */
+export function authenticate(keys: KeyStore, opts: { allowExpired?: boolean } = {}) {
   return async (request: FastifyRequest): Promise<void> => {
     const key = presentedKey(request);
     const record = key ? keys.findByKey(key) : null;
     if (!record) throw new HttpError(401, ERRORS.invalidKey);
-    if (isExpired(record)) throw new HttpError(402, ERRORS.paymentRequired);
+    if (!opts.allowExpired && isExpired(record)) throw new HttpError(402, ERRORS.paymentRequired);
     request.account = record;
   };
 }

@@ -11,7 +11,13 @@ import { createLimits } from './limits';
 import { isDisposable, isFreeProvider, isRoleAccount } from './lists';
 import { type Provider, providerOf } from './provider';
 import { memo, ScopeRegistry } from './scope';
-import { type EngineLogger, type ProbeContext, type ProbeOutcome, probe } from './smtp-probe';
+import {
+  type EngineLogger,
+  type ProbeContext,
+  type ProbeOutcome,
+  type ProbeRequest,
+  probe,
+} from './smtp-probe';
 import type { Connector } from './smtp-session';
 import { connectViaSocks, parseSocksProxy } from './socks-egress';
 import { suggestAddress } from './suggest';
@@ -86,7 +92,17 @@ export function createConnector(config: EngineConfig): Connector | undefined {
   return (address, port) => connectViaSocks(proxy, address, port, timeout);
 }
 
-export function createEngine(config: EngineConfig, logger: EngineLogger = silent): Engine {
+/** Observers the service passes in (e.g. metrics); the engine works the same without them. */
+export interface EngineHooks {
+  /** Called with the outcome of every SMTP probe (a retry is a second probe). */
+  onProbe?(outcome: ProbeOutcome): void;
+}
+
+export function createEngine(
+  config: EngineConfig,
+  logger: EngineLogger = silent,
+  hooks: EngineHooks = {},
+): Engine {
   const dnsTimeout = config.dnsTimeoutMs ?? Math.min(config.smtpTimeoutMs, DEFAULT_DNS_TIMEOUT_MS);
   const resolver = createResolver(config.dnsServers, dnsTimeout);
   const ctx: ProbeContext = {
@@ -95,6 +111,11 @@ export function createEngine(config: EngineConfig, logger: EngineLogger = silent
     limits: createLimits(config.globalConcurrency, config.perHostConcurrency),
     logger,
     connector: createConnector(config),
+  };
+  const observedProbe = async (request: ProbeRequest): Promise<ProbeOutcome> => {
+    const outcome = await probe(ctx, request);
+    hooks.onProbe?.(outcome);
+    return outcome;
   };
   const scopes = new ScopeRegistry();
   const dnsHealth = cachedDnsHealth(resolver, config.dnsCanaries ?? DEFAULT_DNS_CANARIES);
@@ -147,11 +168,11 @@ export function createEngine(config: EngineConfig, logger: EngineLogger = silent
 
     const catchAllMode = mode === 'catch_all';
     const request = { email, domain, hosts: route.hosts, catchAllMode, scope: state, provider };
-    let outcome = await probe(ctx, request);
+    let outcome = await observedProbe(request);
     if (outcome.kind === 'transient') {
       logger.debug({ email, host: outcome.host, reply: outcome.reply }, 'transient answer, retrying once');
       await sleep(config.greylistRetryMs);
-      outcome = await probe(ctx, request);
+      outcome = await observedProbe(request);
     }
     const result = fromProbe(outcome, catchAllMode, provider);
     return finish({ ...result, checks: { mx_found: true, ...result.checks } });

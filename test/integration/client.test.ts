@@ -107,6 +107,26 @@ describe('bulk verification', () => {
   });
 });
 
+describe('account (our service only)', () => {
+  it("reads the key's balance and follows spending", async () => {
+    const key = lastLine(await service.admin(['create-key', '--credits', '5', '--label', 'acct']));
+    const client = createApiClient({ baseUrl: service.baseUrl, apiKey: key });
+    expect(await client.getAccount()).toEqual({ credits: 5, expires_at: null, label: 'acct' });
+    await verify(client, 'alice@deliverable.test');
+    expect((await client.getAccount())?.credits).toBe(4);
+  });
+
+  it('answers an expired key too, and refuses a wrong one', async () => {
+    const key = lastLine(
+      await service.admin(['create-key', '--credits', '2', '--expires', '2020-01-01T00:00:00.000Z']),
+    );
+    const expired = createApiClient({ baseUrl: service.baseUrl, apiKey: key });
+    expect(await expired.getAccount()).toMatchObject({ credits: 2, expires_at: '2020-01-01T00:00:00.000Z' });
+    const bad = createApiClient({ baseUrl: service.baseUrl, apiKey: 'wrong-key' });
+    expect((await apiError(bad.getAccount())).kind).toBe('invalid_key');
+  });
+});
+
 describe('errors of the real service', () => {
   it('401 for a wrong key', async () => {
     const bad = createApiClient({ baseUrl: service.baseUrl, apiKey: 'wrong-key' });
