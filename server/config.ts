@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { EngineConfig } from './engine/types';
 
-/** Everything the service reads from its environment (DESIGN.md §4). */
+/** Everything the service reads from its environment (docs/design.md §4). */
 export interface ServiceConfig {
   port: number;
   host: string;

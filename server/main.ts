@@ -1,5 +1,5 @@
 /**
- * `npm run service`: the reference verification service (DESIGN.md §4). Configured through
+ * `npm run service`: the reference verification service (docs/design.md §4). Configured through
  * the environment (server/config.ts); stops gracefully on SIGINT/SIGTERM, leaving unfinished
  * work in the database for the next start.
  */

@@ -1,5 +1,5 @@
 /**
- * The typed client of the verification service (api-spec.md §4): all five endpoints, responses
+ * The typed client of the verification service (docs/api-spec.md §4): all five endpoints, responses
  * validated with the contract's schemas, failures as ApiError. `verifySingle` and `verifyBulk`
  * spend credits and are sent exactly once; status and list calls retry (lib/api/retry.ts).
  */

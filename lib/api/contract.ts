@@ -1,5 +1,5 @@
 /**
- * The wire contract of the verification service (../shared/api-spec.md), defined once.
+ * The wire contract of the verification service (docs/api-spec.md), defined once.
  * The extension's API client validates responses with these schemas; the reference service
  * (server/) builds its responses from the same constants and types.
  *
@@ -61,7 +61,7 @@ export const DESCRIPTIONS = {
   account: 'Account fetched successfully',
 } as const;
 
-/** Error message texts (spec §7, DESIGN.md §3). */
+/** Error message texts (spec §7, docs/design.md §3). */
 export const ERRORS = {
   invalidBody: 'Invalid request body',
   invalidQuery: 'Invalid query parameters',
@@ -75,7 +75,7 @@ export const ERRORS = {
   rateLimited: 'Rate limit exceeded',
 } as const;
 
-/** Columns the results CSV appends to the original ones, in this order (DESIGN.md §3). */
+/** Columns the results CSV appends to the original ones, in this order (docs/design.md §3). */
 export const RESULT_COLUMNS = [
   'verification_status',
   'verification_reason',
@@ -114,7 +114,7 @@ export interface Envelope<T> {
 export const QueuedSingleSchema = envelope(v.looseObject({ task_id: v.string() }));
 export const QueuedBulkSchema = envelope(v.looseObject({ file_id: v.string() }));
 
-/** The checks a completed result reports (DESIGN.md §3), in display order. */
+/** The checks a completed result reports (docs/design.md §3), in display order. */
 export const CHECK_NAMES = [
   'syntax',
   'mx_found',
@@ -145,7 +145,7 @@ export const SingleStatusSchema = envelope(
 );
 export type SingleStatusData = v.InferOutput<typeof SingleStatusSchema>['data'];
 
-/** The completed single result as the reference service sends it (DESIGN.md §3). */
+/** The completed single result as the reference service sends it (docs/design.md §3). */
 export interface SingleResult {
   task_id: string;
   processing_status: 'completed';

@@ -1,5 +1,5 @@
 /**
- * Reads a completed single result into a VerdictView, defensively (DESIGN.md §3): known field
+ * Reads a completed single result into a VerdictView, defensively (docs/design.md §3): known field
  * names and their synonyms from other services are understood, everything else is kept raw
  * in `extra` so it can be shown rather than dropped.
  */

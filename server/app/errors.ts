@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ERRORS } from '../../lib/api/contract';
 
-/** An error answered as `{error, message}` with `error` = the HTTP status (DESIGN.md §3). */
+/** An error answered as `{error, message}` with `error` = the HTTP status (docs/design.md §3). */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,

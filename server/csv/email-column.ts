@@ -1,7 +1,7 @@
 import { DEFAULT_EMAIL_COLUMN } from '../../lib/api/contract';
 
 /**
- * Finds the email column in a header row (DESIGN.md §3): the requested name (default `Email`)
+ * Finds the email column in a header row (docs/design.md §3): the requested name (default `Email`)
  * matched exactly first, then case-insensitively; surrounding spaces and a BOM are ignored.
  * Returns the column's index, or -1 when the header has no such column.
  */
@@ -14,7 +14,7 @@ export function findEmailColumn(header: readonly string[], requested?: string | 
   return names.findIndex((name) => name.toLowerCase() === lower);
 }
 
-/** An `emailColumn` must name a column, never be an address (DESIGN.md §3). */
+/** An `emailColumn` must name a column, never be an address (docs/design.md §3). */
 export function isValidColumnName(name: string): boolean {
   return !name.includes('@');
 }

@@ -1,5 +1,5 @@
 /**
- * Every verdict and reason of DESIGN.md §3, produced by the real engine against a real DNS
+ * Every verdict and reason of docs/design.md §3, produced by the real engine against a real DNS
  * server and a real SMTP server on loopback (server/testing/fake-net.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -249,7 +249,7 @@ describe('a resolver that answers NXDOMAIN for everything', () => {
   });
 });
 
-describe('coverage of DESIGN.md §3', () => {
+describe('coverage of docs/design.md §3', () => {
   it('produced every verdict and every reason, and never sent DATA', () => {
     expect(new Set(seen.map((r) => r.status))).toEqual(new Set(VERDICTS));
     expect(new Set(seen.map((r) => r.reason))).toEqual(new Set(REASONS));

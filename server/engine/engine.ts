@@ -1,6 +1,6 @@
 /**
  * The verification engine: syntax → flags → DNS route → SMTP probe (one greylisting retry).
- * Implements Engine of ./types.ts; see DESIGN.md §3 for the classification.
+ * Implements Engine of ./types.ts; see docs/design.md §3 for the classification.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Checks, type Mode, untestedChecks } from '../../lib/api/contract';

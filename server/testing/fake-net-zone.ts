@@ -1,6 +1,6 @@
 /**
  * The fake network's test domains and their DNS records. Every verdict and reason of
- * DESIGN.md §3 has a domain here; fake-net-smtp.ts decides how the SMTP server answers
+ * docs/design.md §3 has a domain here; fake-net-smtp.ts decides how the SMTP server answers
  * recipients of each domain.
  */
 

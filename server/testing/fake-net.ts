@@ -1,7 +1,7 @@
 /**
  * The test network every server test uses: a real DNS server and a real SMTP server on
  * loopback, with a built-in set of test domains that together produce every verdict and
- * reason of DESIGN.md §3 (see fake-net-zone.ts for what each domain does).
+ * reason of docs/design.md §3 (see fake-net-zone.ts for what each domain does).
  *
  *   const net = await startFakeNet();
  *   const engine = createEngine(engineConfigForFakeNet(net));
@@ -87,7 +87,7 @@ export function engineConfigForFakeNet(net: FakeNet): EngineConfig {
   };
 }
 
-/** Environment for a child-process service pointed at the fake network (DESIGN.md §4 names). */
+/** Environment for a child-process service pointed at the fake network (docs/design.md §4 names). */
 export function fakeNetEnv(net: FakeNet): Record<string, string> {
   return {
     DNS_SERVERS: net.dnsServer,

@@ -1,7 +1,7 @@
 /**
  * The content script in real Chromium against the real service on the fake network: fixture pages
  * served on 127.0.0.1, the site enabled through the extension's own messages (as the options page
- * does), marks read from `data-verimark-status` (DESIGN.md §5).
+ * does), marks read from `data-verimark-status` (docs/design.md §5).
  */
 import type { SerializedAXNode } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';

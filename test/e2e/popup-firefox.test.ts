@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 
 describe('popup (Firefox smoke)', () => {
-  it('shows the labelled controls of DESIGN.md §5', async () => {
+  it('shows the labelled controls of docs/design.md §5', async () => {
     await control(page, 'Email address');
     await button(page, 'Verify');
     await selectTab(page, 'CSV upload');

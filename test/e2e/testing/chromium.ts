@@ -1,4 +1,4 @@
-/** Chromium with the build:test extension loaded from disk (DESIGN.md §6). */
+/** Chromium with the build:test extension loaded from disk (docs/design.md §6). */
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-/** Points the extension at a service the way a user does: through the options page (DESIGN.md §5). */
+/** Points the extension at a service the way a user does: through the options page (docs/design.md §5). */
 import type { Page } from 'puppeteer-core';
 import { click, control, fill } from './dom';
 import { waitFor } from './process-guard';

@@ -1,5 +1,5 @@
 /**
- * Finding controls the way a user does: by their label or button text (DESIGN.md §5), in both
+ * Finding controls the way a user does: by their label or button text (docs/design.md §5), in both
  * Chromium (CDP) and Firefox (BiDi). Works through page.evaluate, which both protocols support.
  * Functions sent to the page declare no named inner functions: under tsx (npm start) esbuild
  * would wrap them in a `__name` helper that does not exist in the page.

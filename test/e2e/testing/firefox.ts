@@ -1,4 +1,4 @@
-/** Firefox (ESR) over WebDriver BiDi with the build:test extension installed (DESIGN.md §6). */
+/** Firefox (ESR) over WebDriver BiDi with the build:test extension installed (docs/design.md §6). */
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

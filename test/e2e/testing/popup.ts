@@ -1,6 +1,6 @@
 /**
  * The popup opened in a tab (extension pages behave the same there), driven through its labelled
- * controls: "Email address" + "Verify" (DESIGN.md §5).
+ * controls: "Email address" + "Verify" (docs/design.md §5).
  */
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';

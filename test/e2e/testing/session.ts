@@ -18,7 +18,7 @@ export interface ExtensionSession {
   downloadDir: string;
   /** Opens an extension page in a new tab, e.g. 'popup.html', 'options.html', once loaded. */
   openExtensionPage(path: string): Promise<Page>;
-  /** Sets the service URL and API key through the options page UI (DESIGN.md §5). */
+  /** Sets the service URL and API key through the options page UI (docs/design.md §5). */
   configure(serviceUrl: string, apiKey: string): Promise<void>;
   /** Chromium only: stops the extension's service worker, as the browser does when idle. */
   stopServiceWorker?(): Promise<void>;

@@ -1,0 +1,71 @@
+/**
+ * The documents stand on their own in a clone: every relative link in README.md and docs/*.md
+ * resolves to a file inside the repository, and no tracked file points at the folder outside it
+ * the design documents once lived in (docs/design.md §6).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Markdown link targets: `[text](target)` and `[text](target "title")`, outside code spans. */
+export function linkTargets(markdown: string): string[] {
+  const prose = markdown.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '``');
+  return [...prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1] ?? '');
+}
+
+/** A target that names a file in this repository (not a URL, not an anchor of the same page). */
+function isRelative(target: string): boolean {
+  return !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('#');
+}
+
+function documents(): string[] {
+  const docs = readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name));
+  return ['README.md', ...docs];
+}
+
+function trackedFiles(): string[] {
+  return execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+}
+
+describe('relative links in README.md and docs/', () => {
+  it('finds the links of a markdown text, leaving code and URLs aside', () => {
+    const text =
+      'See [a](docs/a.md#x), [b](<b c.md>), [u](https://x.test) and `[no](code.md)`.\n```\n[no](z.md)\n```';
+    expect(linkTargets(text).filter(isRelative)).toEqual(['docs/a.md#x']);
+  });
+
+  it.each(documents())('%s links only to files inside the repository', (doc) => {
+    const text = readFileSync(join(ROOT, doc), 'utf8');
+    const broken = linkTargets(text)
+      .filter(isRelative)
+      .filter((target) => {
+        const path = resolve(ROOT, dirname(doc), decodeURIComponent(target.split('#')[0] ?? ''));
+        return relative(ROOT, path).startsWith('..') || !existsSync(path);
+      });
+    expect(broken).toEqual([]);
+  });
+});
+
+describe('tracked files', () => {
+  it('name no path outside the repository and cite no outside design document', () => {
+    // Spelled in pieces so that this file does not match itself.
+    const outside = [
+      ['..', 'shared'].join('/'),
+      ['', 'work', 'shared'].join('/'),
+      ['DESIGN', 'md'].join('.'),
+    ];
+    const offenders = trackedFiles()
+      .filter((file) => existsSync(join(ROOT, file)) && !/\.(png|jpe?g|gif|ico|webp|woff2?|zip)$/i.test(file))
+      .flatMap((file) => {
+        const text = readFileSync(join(ROOT, file), 'utf8');
+        return outside.filter((needle) => text.includes(needle)).map((needle) => `${file}: ${needle}`);
+      });
+    expect(offenders).toEqual([]);
+  });
+});
