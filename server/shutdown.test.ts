@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, apiWithNewKey, balanceOf, waitFor } from './test-support/api';
-import { FAKE_DOMAINS as D, type FakeNet, startFakeNet } from './test-support/fake-net';
-import { type RunningService, startService } from './test-support/service';
+import { Api, apiWithNewKey, balanceOf, waitFor } from './testing/api';
+import { FAKE_DOMAINS as D, type FakeNet, startFakeNet } from './testing/fake-net';
+import { type RunningService, startService } from './testing/service';
 
 let net: FakeNet;
 let dataDir = '';

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { API_KEY_HEADER, type Envelope, PATHS } from '../../lib/api/contract';
-import { Api, useService, waitFor } from '../test-support/api';
-import { FAKE_DOMAINS as D } from '../test-support/fake-net';
+import { Api, useService, waitFor } from '../testing/api';
+import { FAKE_DOMAINS as D } from '../testing/fake-net';
 import { OPENAPI_FILE } from '../write-openapi';
 
 const svc = useService();
