@@ -8,7 +8,7 @@ import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { needsPermissionPrompt, siteFromInput, sitePatterns } from '@/lib/shared/site-patterns';
 
-export type EnableResult = { ok: true; site: string } | { ok: false; message: string };
+type EnableResult = { ok: true; site: string } | { ok: false; message: string };
 
 /** Call directly from a click handler: the permission prompt needs the user's gesture. */
 export async function enableSite(input: string): Promise<EnableResult> {

@@ -1,5 +1,5 @@
 /** Webmail and CRM sites the options page offers to enable with one click (host names, as settings keep them). */
-export interface SuggestedSite {
+interface SuggestedSite {
   site: string;
   label: string;
 }

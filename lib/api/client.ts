@@ -21,11 +21,11 @@ import { ApiError } from './errors';
 import { type HttpConfig, send } from './http';
 import { type RetryOptions, withRetry } from './retry';
 
-export interface ApiClientConfig extends HttpConfig {
+interface ApiClientConfig extends HttpConfig {
   retry?: RetryOptions;
 }
 
-export interface BulkUpload {
+interface BulkUpload {
   file: Blob;
   fileName: string;
   /** Omitted → the service looks for `Email`. */

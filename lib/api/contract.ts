@@ -94,7 +94,6 @@ export const ErrorBodySchema = v.looseObject({
   error: v.number(),
   message: v.string(),
 });
-export type ErrorBody = v.InferOutput<typeof ErrorBodySchema>;
 
 const MessageSchema = v.looseObject({
   status: v.string(),
@@ -178,7 +177,7 @@ const text = v.fallback(v.string(), '');
 const noCredits = () => ({ credit_usage: 0, credit_refund: 0 });
 const noCounts = () => ({ deliverable: 0, undeliverable: 0, unknown: 0, risky: 0 });
 
-export const FileRecordSchema = v.looseObject({
+const FileRecordSchema = v.looseObject({
   _id: v.string(),
   file_name: text,
   state: text,

@@ -31,7 +31,7 @@ export class ApiError extends Error {
 }
 
 /** The fields an ApiError carries across a runtime message (an Error's own fields survive it). */
-export function hasApiErrorFields(
+function hasApiErrorFields(
   value: unknown,
 ): value is { kind: ApiErrorKind; message: string; status?: unknown; retryAfterSeconds?: unknown } {
   if (typeof value !== 'object' || value === null) return false;

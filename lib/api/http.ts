@@ -14,7 +14,7 @@ export interface HttpConfig {
   fetch?: typeof fetch;
 }
 
-export interface HttpRequest {
+interface HttpRequest {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string | number | undefined>;
@@ -35,7 +35,7 @@ export function parseRetryAfter(value: string | null, now = Date.now()): number 
   return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-export function buildUrl(baseUrl: string, path: string, query?: HttpRequest['query']): string {
+function buildUrl(baseUrl: string, path: string, query?: HttpRequest['query']): string {
   const url = new URL(baseUrl.replace(/\/+$/, '') + path);
   for (const [name, value] of Object.entries(query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));

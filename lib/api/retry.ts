@@ -29,7 +29,7 @@ export function isRefusal(err: unknown): err is ApiError {
 }
 
 /** The delay before retry number `retry` (0-based) after `err`, or null to give up. */
-export function retryDelay(err: ApiError, retry: number, options: RetryOptions = {}): number | null {
+function retryDelay(err: ApiError, retry: number, options: RetryOptions = {}): number | null {
   const { baseDelayMs = 500, maxDelayMs = 15_000, maxRetryAfterMs = 60_000 } = options;
   if (err.retryAfterSeconds !== null) {
     const wait = err.retryAfterSeconds * 1000;

@@ -4,7 +4,7 @@
  */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-export type ServiceUrlCheck =
+type ServiceUrlCheck =
   | { ok: true; url: string; origin: string; loopback: boolean }
   | { ok: false; message: string };
 

@@ -17,7 +17,7 @@ import { resumeSingleJobs } from './verify/verify';
 const warn = (what: string) => (err: unknown) => console.warn(`[verimark] ${what}`, err);
 
 /** One polling round: re-attach single tasks, poll bulk files, re-arm or clear the alarm. */
-export async function tick(): Promise<void> {
+async function tick(): Promise<void> {
   await recoverInterruptedUploads().catch(warn('interrupted uploads'));
   await resumeSingleJobs().catch(warn('resume tasks'));
   markBulkPolled();

@@ -31,11 +31,11 @@ export interface BulkJob extends BulkJobView {
   updatedAt: number;
 }
 
-export type Job = SingleJob | BulkJob;
+type Job = SingleJob | BulkJob;
 
 const KEY = 'jobs';
 /** Finished bulk jobs stay listed this long. */
-export const FINISHED_KEEP_MS = 7 * 24 * 3_600_000;
+const FINISHED_KEEP_MS = 7 * 24 * 3_600_000;
 
 export const isRunning = (job: Job) =>
   job.kind === 'single' || (job.phase !== 'completed' && job.phase !== 'failed');

@@ -54,7 +54,7 @@ const SettingsSchema = v.object({
 });
 
 /** Settings from whatever is stored: any version, corrupt, partial, or nothing at all. */
-export function readSettings(stored: unknown): Settings {
+function readSettings(stored: unknown): Settings {
   const record = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? stored : {};
   return v.parse(SettingsSchema, record);
 }
@@ -74,7 +74,7 @@ export function createSettingsItem() {
   });
 }
 
-export const settingsItem = createSettingsItem();
+const settingsItem = createSettingsItem();
 
 export async function getSettings(): Promise<Settings> {
   return readSettings(await settingsItem.getValue());

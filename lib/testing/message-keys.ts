@@ -7,14 +7,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-export interface LocaleEntry {
+interface LocaleEntry {
   message: string;
   placeholders?: Record<string, { content: string }>;
 }
 export type Locale = Record<string, LocaleEntry>;
 
 /** Keys built at run time from a prefix (e.g. `options_mode_${mode}`) and every value they take. */
-export type Dynamic = Record<string, readonly string[]>;
+type Dynamic = Record<string, readonly string[]>;
 
 const CALL = /\b(?:t|getMessage)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
 const MANIFEST = /__MSG_(\w+)__/g;
@@ -50,7 +50,7 @@ export function checkPlaceholders(locale: Locale): string[] {
 }
 
 /** Source files (.ts, .tsx, .html) below `dir`, tests excluded. */
-export function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => /\.(tsx?|html)$/.test(file) && !/\.test\.tsx?$/.test(file))
     .map((file) => join(dir, file));

@@ -17,12 +17,12 @@ export interface Reply<T = unknown> {
   body: T;
 }
 
-export interface BulkStatus {
+interface BulkStatus {
   status: string;
   download_url: string;
 }
 
-export interface FileListData {
+interface FileListData {
   files: ServerFileRecord[];
   totalCount: number;
   page: number;
@@ -166,7 +166,7 @@ export async function balanceOf(service: ServiceLike, api: Api): Promise<number>
 }
 
 /** The suite's service, from `useService()`: `service` and `api` are there once `beforeAll` has run. */
-export interface ServiceSuite {
+interface ServiceSuite {
   readonly service: RunningService;
   /** A client with the service's test key (1,000,000 credits). */
   readonly api: Api;

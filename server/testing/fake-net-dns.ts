@@ -12,7 +12,7 @@ export interface DnsQuery {
   type: string;
 }
 
-export interface FakeDns {
+interface FakeDns {
   address: string;
   queries: DnsQuery[];
   stop(): Promise<void>;

@@ -16,7 +16,7 @@ export interface SmtpConnectionLog {
   commands: string[];
 }
 
-export interface FakeSmtp {
+interface FakeSmtp {
   port: number;
   log: SmtpConnectionLog[];
   stop(): Promise<void>;
@@ -57,7 +57,7 @@ function smtpError(reply: Reply): Error {
   return Object.assign(new Error(reply.text), { responseCode: reply.code });
 }
 
-export interface FakeSmtpOptions {
+interface FakeSmtpOptions {
   /** How long the slow domain takes to answer RCPT TO. */
   slowMs: number;
 }

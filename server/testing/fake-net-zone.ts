@@ -65,12 +65,10 @@ export const FAKE_DOMAINS = {
   m365Tenant: 'm365-tenant.test',
 } as const;
 
-export type FakeDomainName = keyof typeof FAKE_DOMAINS;
-
 /** Local parts the "deliverable" behaviour accepts. */
 export const KNOWN_MAILBOXES = ['alice', 'bob', 'info', 'postmaster', 'support'] as const;
 
-export interface MxRecord {
+interface MxRecord {
   priority: number;
   exchange: string;
 }

@@ -43,8 +43,8 @@ export interface FakeNet {
 }
 
 /** Short test timeouts; generous enough for a loaded 2-core machine. */
-export const FAKE_NET_TIMEOUT_MS = 500;
-export const FAKE_NET_GREYLIST_RETRY_MS = 200;
+const FAKE_NET_TIMEOUT_MS = 500;
+const FAKE_NET_GREYLIST_RETRY_MS = 200;
 
 export async function startFakeNet(options: FakeNetOptions = {}): Promise<FakeNet> {
   const dns = await startFakeDns();

@@ -12,7 +12,7 @@ export interface ScriptedSmtp {
   close(): Promise<void>;
 }
 
-export async function startScriptedSmtp(
+async function startScriptedSmtp(
   greeting: string,
   answer: (line: string) => string | null,
 ): Promise<ScriptedSmtp> {

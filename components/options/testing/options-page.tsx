@@ -8,7 +8,7 @@ import { OptionsApp } from '../options-app';
 /** Lets pending promises and timers of the page run. */
 export const flush = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
-export interface OptionsPage {
+interface OptionsPage {
   root: HTMLElement;
 }
 

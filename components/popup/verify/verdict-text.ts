@@ -5,8 +5,7 @@ import type { MarkStatus } from '@/lib/shared/messages';
 
 const isReason = (reason: string): reason is Reason => (REASONS as readonly string[]).includes(reason);
 
-/** The checks the card lists, in order (the contract's). */
-export const CHECK_KEYS = CHECK_NAMES;
+/** Whether `check` is one the card has words for (the contract's). */
 const isCheck = (check: string): check is (typeof CHECK_NAMES)[number] =>
   (CHECK_NAMES as readonly string[]).includes(check);
 

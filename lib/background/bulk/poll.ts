@@ -12,7 +12,7 @@ import { finishBulkJob } from '../core/notify';
 import { getClient } from '../core/service';
 
 /** Our phase for a `data.status` (or file `state`) of any service. */
-export function phaseOf(status: string, downloadUrl = ''): BulkJobView['phase'] {
+function phaseOf(status: string, downloadUrl = ''): BulkJobView['phase'] {
   const word = status.trim().toLowerCase();
   if (['completed', 'complete', 'done', 'finished', 'success'].includes(word) || downloadUrl !== '')
     return 'completed';

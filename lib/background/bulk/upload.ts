@@ -17,7 +17,7 @@ import { finishBulkJob } from '../core/notify';
 import { ensurePollAlarm } from '../core/scheduler';
 import { getClient } from '../core/service';
 
-export interface UploadRequest {
+interface UploadRequest {
   blobKey: string;
   fileName: string;
   emailColumn: string;

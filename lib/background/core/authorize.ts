@@ -17,7 +17,7 @@ export interface SenderInfo {
   frameId?: number;
 }
 
-export type SenderKind = 'extension_page' | 'content_script' | 'unknown';
+type SenderKind = 'extension_page' | 'content_script' | 'unknown';
 
 const CONTENT_ALLOWED: ReadonlySet<string> = new Set(CONTENT_SCRIPT_MESSAGES);
 /** Pages a content script may run in. */

@@ -20,7 +20,7 @@ export async function notify(id: string, title: string, message: string): Promis
 }
 
 /** One notification per job (its id names it, so a repeat replaces rather than adds). */
-export function notifyBulkFinished(
+function notifyBulkFinished(
   jobId: string,
   fileName: string,
   phase: 'completed' | 'failed',

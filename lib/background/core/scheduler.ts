@@ -8,9 +8,9 @@ import { getJobs, isRunning } from '../../storage/jobs';
 
 export const POLL_ALARM = 'verimark-poll';
 /** Chrome's shortest alarm period. */
-export const ALARM_PERIOD_MINUTES = 0.5;
+const ALARM_PERIOD_MINUTES = 0.5;
 /** Bulk status calls while the popup is open: at most one per this interval. */
-export const POPUP_POLL_INTERVAL_MS = 2_000;
+const POPUP_POLL_INTERVAL_MS = 2_000;
 
 /** Arms the alarm when jobs are running, clears it when none are. */
 export async function ensurePollAlarm(): Promise<boolean> {

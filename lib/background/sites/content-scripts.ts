@@ -11,7 +11,7 @@ export const CONTENT_SCRIPT_ID = 'verimark-marks';
 export const CONTENT_SCRIPT_FILE = '/content-scripts/content.js';
 
 /** Patterns of the sites the extension may run on now (permission granted). */
-export async function grantedPatterns(sites: readonly string[]): Promise<string[]> {
+async function grantedPatterns(sites: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const site of sites) {
     const origins = sitePatterns(site);

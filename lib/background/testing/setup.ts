@@ -35,7 +35,7 @@ export async function configure(serviceUrl: string, apiKey = 'test-key'): Promis
   await setApiKey(apiKey);
 }
 
-export interface FakeServiceState {
+interface FakeServiceState {
   /** Status calls a task stays pending before it completes. */
   pendingPolls: number;
   /** The completed result's extra fields (status, reason, …). */
@@ -103,7 +103,7 @@ export function fakeService(initial: Partial<FakeServiceState> = {}) {
   return { state, script };
 }
 
-export interface ServiceEnv {
+interface ServiceEnv {
   server: Awaited<ReturnType<typeof startScriptedServer>>;
   service: ReturnType<typeof fakeService>;
 }

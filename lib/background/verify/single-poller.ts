@@ -6,7 +6,7 @@ import type { SingleStatusData } from '../../api/contract';
 import type { ApiError } from '../../api/errors';
 import { isRetryable, sleep as realSleep } from '../../api/retry';
 
-export interface SinglePollOptions {
+interface SinglePollOptions {
   /** ms since epoch after which polling stops. */
   deadline: number;
   initialDelayMs?: number;
@@ -16,7 +16,7 @@ export interface SinglePollOptions {
   now?: () => number;
 }
 
-export interface StatusSource {
+interface StatusSource {
   singleStatus(taskId: string): Promise<SingleStatusData>;
 }
 

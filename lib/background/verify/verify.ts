@@ -19,16 +19,16 @@ import { getClient } from '../core/service';
 import { pollSingleTask } from './single-poller';
 
 /** How long a single task is followed before it counts as timed out. */
-export const SINGLE_DEADLINE_MS = 10 * 60_000;
+const SINGLE_DEADLINE_MS = 10 * 60_000;
 /** How long a paid task is kept while the service cannot be reached (the alarm keeps asking). */
-export const SINGLE_KEEP_MS = 24 * 3_600_000;
+const SINGLE_KEEP_MS = 24 * 3_600_000;
 /** Backoff of the status calls (tests shorten it). */
 export const singlePollTiming = { initialDelayMs: 500, maxDelayMs: 15_000 };
 
 const inFlight = new Map<string, Promise<VerdictView>>();
 const followers = new Map<string, Promise<VerdictView>>();
 
-export function localVerdict(email: string, status: 'invalid' | 'unknown', reason: string): VerdictView {
+function localVerdict(email: string, status: 'invalid' | 'unknown', reason: string): VerdictView {
   return {
     email,
     status,
@@ -79,7 +79,7 @@ function keepAfter(err: unknown, job: SingleJob, now = Date.now()): boolean {
 }
 
 /** Follows a persisted task; a task already being followed in this worker is joined. */
-export function followSingle(client: ApiClient, job: SingleJob): Promise<VerdictView> {
+function followSingle(client: ApiClient, job: SingleJob): Promise<VerdictView> {
   const existing = followers.get(job.taskId);
   if (existing) return existing;
   const promise = follow(client, job).finally(() => followers.delete(job.taskId));
@@ -88,7 +88,7 @@ export function followSingle(client: ApiClient, job: SingleJob): Promise<Verdict
 }
 
 /** Called right before a credit is spent; throws to refuse (e.g. a content script over its limit). */
-export type SpendGuard = () => void | Promise<void>;
+type SpendGuard = () => void | Promise<void>;
 
 async function verifyUncached(email: string, mode: Mode, guard?: SpendGuard): Promise<VerdictView> {
   const client = await getClient();

@@ -24,7 +24,7 @@ export interface ChromiumOptions {
   handleSignals?: boolean;
 }
 
-export const CHROMIUM_FLAGS = [
+const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

@@ -112,7 +112,7 @@ export function click(page: Page, text: string): Promise<void> {
 }
 
 /** The page's visible text, whitespace collapsed. */
-export function pageText(page: Page): Promise<string> {
+function pageText(page: Page): Promise<string> {
   return page.evaluate(() => (document.body?.textContent ?? '').replace(/\s+/g, ' '));
 }
 

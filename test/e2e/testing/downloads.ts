@@ -26,22 +26,6 @@ function finished(session: Folder, name: string): { file: string; text: string }
   return { file, text: readFileSync(file, 'utf8') };
 }
 
-/** Waits for a finished download whose name matches and returns its path and text. */
-export function waitForDownload(
-  session: Folder,
-  name: RegExp,
-  ms = 30_000,
-): Promise<{ file: string; text: string }> {
-  return waitFor(
-    () => {
-      const found = listDownloads(session).find((n) => name.test(n));
-      return found ? finished(session, found) : undefined;
-    },
-    ms,
-    `a download named ${name}`,
-  );
-}
-
 /**
  * Waits for the next finished download, whatever its name, so a test can assert the exact name
  * (a wrong name fails as a clear mismatch, not a timeout). `before` is listDownloads() taken

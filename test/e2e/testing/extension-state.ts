@@ -17,7 +17,7 @@ export function workerRunning(session: ExtensionSession): boolean {
 }
 
 /** The extension's service worker (Chromium), waiting for the browser to start it. */
-export async function serviceWorker(session: ExtensionSession, ms = 90_000): Promise<WebWorker> {
+async function serviceWorker(session: ExtensionSession, ms = 90_000): Promise<WebWorker> {
   const target = await session.browser.waitForTarget(isWorker(session), { timeout: ms });
   const worker = await target.worker();
   if (!worker) throw new Error('The service worker target has no worker');
@@ -55,7 +55,7 @@ export function waitForBadge(session: ExtensionSession, want: string, ms = 90_00
   return waitFor(async () => (await badgeText(session)) === want, ms, `the badge to read "${want}"`);
 }
 
-export interface StoredBulkJob {
+interface StoredBulkJob {
   fileName: string;
   phase: string;
 }

@@ -7,7 +7,7 @@ import { type FakeNet, type FakeNetOptions, startFakeNet } from '../../../server
 import { type RunningService, startService } from '../../../server/testing/service';
 import type { ExtensionSession } from './session';
 
-export interface ExtensionSuiteOptions {
+interface ExtensionSuiteOptions {
   /** How to start the browser: `launchChromium` or `launchFirefox` of the harness. */
   launch: () => Promise<ExtensionSession>;
   /** The fake network and the service (default: both, with their defaults); false: the browser alone. */
@@ -15,7 +15,7 @@ export interface ExtensionSuiteOptions {
 }
 
 /** What `useExtension()` started; each is there once `beforeAll` has run. */
-export interface ExtensionSuite {
+interface ExtensionSuite {
   readonly session: ExtensionSession;
   readonly service: RunningService;
   readonly net: FakeNet;

@@ -16,7 +16,7 @@ export interface FirefoxOptions {
 }
 
 /** Fixed, so moz-extension:// URLs are known before the extension is installed. */
-export const FIREFOX_EXTENSION_UUID = '3c6e0b8a-9f4d-4e2a-8b7c-5d1f0a2e9c47';
+const FIREFOX_EXTENSION_UUID = '3c6e0b8a-9f4d-4e2a-8b7c-5d1f0a2e9c47';
 
 function geckoId(): string {
   const manifest = readBuiltManifest('firefox') as {

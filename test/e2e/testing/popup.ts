@@ -8,14 +8,14 @@ import { click, control, fill } from './dom';
 import { retryTransient, waitFor } from './process-guard';
 import type { ExtensionSession } from './session';
 
-export interface ShownVerdict {
+interface ShownVerdict {
   status: string;
   email: string;
   /** The card's whole text (reason, checks, where the verdict came from). */
   text: string;
 }
 
-export async function openPopupTab(session: ExtensionSession): Promise<Page> {
+async function openPopupTab(session: ExtensionSession): Promise<Page> {
   const page = await session.openExtensionPage('popup.html');
   await control(page, 'Email address');
   return page;
