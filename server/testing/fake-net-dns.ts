@@ -12,7 +12,7 @@ export interface DnsQuery {
   type: string;
 }
 
-interface FakeDns {
+export interface FakeDns {
   address: string;
   queries: DnsQuery[];
   stop(): Promise<void>;
