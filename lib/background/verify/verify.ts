@@ -28,7 +28,7 @@ export const singlePollTiming = { initialDelayMs: 500, maxDelayMs: 15_000 };
 const inFlight = new Map<string, Promise<VerdictView>>();
 const followers = new Map<string, Promise<VerdictView>>();
 
-function localVerdict(email: string, status: 'invalid' | 'unknown', reason: string): VerdictView {
+export function localVerdict(email: string, status: 'invalid' | 'unknown', reason: string): VerdictView {
   return {
     email,
     status,
