@@ -78,6 +78,9 @@ const scan = time(doc, () => {
     target(el) {
       for (const raw of extractTarget(el)?.emails ?? []) if (checkEmail(raw).email) addresses++;
     },
+    text(_el, target) {
+      for (const raw of target.emails) if (checkEmail(raw).email) addresses++;
+    },
     shadowRoot() {},
     frame() {},
   });

@@ -3,17 +3,18 @@
  * verdict. Cache lookups are batched; each address is sent to the service at most once per page;
  * automatic verification spends a per-page budget, explicit requests (Verify, a typed value) do not.
  */
-
 import { fromMessageError } from '../api/errors';
 import { checkEmail } from '../shared/address';
-import { LOOKUP_MAX, type MarkStatus, type VerdictView } from '../shared/messages';
+import { LOOKUP_MAX, type VerdictView } from '../shared/messages';
+import type { PageStatus } from './status';
 
 export type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
 
 export interface AddressState {
   email: string;
   phase: Phase;
-  status: MarkStatus;
+  /** `unverified` while nobody asked (uncached, over budget), `pending` only while a request is out. */
+  status: PageStatus;
   verdict: VerdictView | null;
   error: string | null;
 }
@@ -32,6 +33,21 @@ export interface AddressBookOptions {
   onChange(emails: readonly string[]): void;
   /** Schedules a batched flush (idle time in the page). */
   schedule(flush: () => void): void;
+  /** Waits before asking again after the background went away; false when marking stopped. */
+  wait?(ms: number): Promise<boolean>;
+}
+
+/** How long to wait before asking again when the background did not answer (it was stopped). */
+export const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000, 15000, 15000, 30000, 30000];
+
+/**
+ * The message never reached the background or its answer was lost (the browser stopped the
+ * service worker, the extension is reloading): not a verdict, not the service's error.
+ * Errors from the background itself cross as `[kind] message` (lib/api/errors.ts).
+ */
+export function isTransportError(err: unknown): boolean {
+  const text = err instanceof Error ? err.message : String(err);
+  return !/^\[[a-z_]+\]/.test(text);
 }
 
 export class AddressBook {
@@ -129,7 +145,7 @@ export class AddressBook {
     for (const email of emails) {
       const verdict = found.get(email) ?? null;
       if (verdict) this.patch(email, { phase: 'done', status: verdict.status, verdict });
-      else this.patch(email, { phase: 'uncached' });
+      else this.patch(email, { phase: 'uncached', status: 'unverified' });
     }
     this.opts.onChange(emails);
     for (const email of emails) {
@@ -143,11 +159,20 @@ export class AddressBook {
   private async verify(email: string): Promise<void> {
     this.patch(email, { phase: 'verifying', status: 'pending', error: null });
     this.opts.onChange([email]);
-    try {
-      const verdict = await this.opts.api.verifyEmail(email);
-      this.patch(email, { phase: 'done', status: verdict.status, verdict, error: verdict.error ?? null });
-    } catch (err) {
-      this.patch(email, { phase: 'failed', status: 'error', error: fromMessageError(err).message });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const verdict = await this.opts.api.verifyEmail(email);
+        this.patch(email, { phase: 'done', status: verdict.status, verdict, error: verdict.error ?? null });
+        break;
+      } catch (err) {
+        // A background stopped mid-request is asked again once it is back: the task it persisted
+        // is joined there, so nothing is paid twice and the mark ends with its verdict.
+        const delay = RETRY_DELAYS_MS[attempt];
+        if (isTransportError(err) && delay !== undefined && this.opts.wait && (await this.opts.wait(delay)))
+          continue;
+        this.patch(email, { phase: 'failed', status: 'error', error: fromMessageError(err).message });
+        break;
+      }
     }
     this.opts.onChange([email]);
   }

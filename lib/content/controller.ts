@@ -4,10 +4,10 @@
  * signal aborts (the WXT context is invalidated, e.g. the extension reloads).
  */
 import { AddressBook, type VerifierApi } from './address-book';
-import { Placer } from './badge/place';
 import { listenToFields } from './inputs';
 import { Marker } from './marker';
 import { type Batch, TreeWatcher } from './observer';
+import { Popovers } from './popovers';
 import { type ScanSink, scanTree } from './scan';
 import { onIdle } from './scheduler';
 import { Visibility } from './visibility';
@@ -36,12 +36,19 @@ export function startMarking(opts: StartOptions): Marking {
     budget: opts.budget,
     onChange: (emails) => marker?.update(emails),
     schedule: (flush) => onIdle(win, signal, flush, 150),
+    wait: (ms) => sleep(win, signal, ms),
   });
-  const placer = new Placer(win, signal);
+  const popovers = new Popovers(() => m, book, signal);
   const visibility = new Visibility(signal, (el) => {
     for (const email of marker?.addressesOf(el) ?? []) book.autoVerify(email);
   });
-  const m = new Marker({ book, placer, signal, watchVisibility: (el) => visibility.watch(el) });
+  const m = new Marker({
+    book,
+    signal,
+    watchVisibility: (el) => visibility.watch(el),
+    activate: (el, badge) => void popovers.toggle(el, badge).catch(() => undefined),
+    rendered: (el) => popovers.rendered(el),
+  });
   marker = m;
   const watcher = new TreeWatcher(win, signal, (batch) => onBatch(batch));
 
@@ -53,6 +60,11 @@ export function startMarking(opts: StartOptions): Marking {
   };
   const sink: ScanSink = {
     target: (el) => m.take(el),
+    text: (el, target) => {
+      // A text target is read again when its text changed; other kinds keep their own reading.
+      if (!m.isTaken(el)) m.take(el, target);
+      else if (m.kindOf(el) === 'text') m.refresh(el, true, target);
+    },
     shadowRoot: addRoot,
     frame: (frame) => {
       frame.addEventListener('load', () => attachFrame(frame), { signal });
@@ -80,9 +92,7 @@ export function startMarking(opts: StartOptions): Marking {
   const onBatch = (batch: Batch) => {
     if (batch.rescan) rescan();
     else for (const el of batch.added) if (el.isConnected) scanTree(el, sink);
-    for (const el of batch.changed) if (el.isConnected) m.refresh(el);
-    // Only a change of the page's nodes or of a marked element can move badges.
-    if (batch.moved || batch.changed.length > 0) placer.replaceAll();
+    for (const el of batch.changed) if (el.isConnected && m.kindOf(el) !== 'text') m.refresh(el);
   };
 
   addRoot(win.document);
@@ -93,4 +103,19 @@ export function startMarking(opts: StartOptions): Marking {
     for (const el of m.unverifiedElements()) visibility.watch(el);
   });
   return { marker: m, book };
+}
+
+function sleep(win: Window, signal: AbortSignal, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const id = win.setTimeout(() => resolve(!signal.aborted), ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        win.clearTimeout(id);
+        resolve(false);
+      },
+      { once: true },
+    );
+  });
 }

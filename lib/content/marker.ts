@@ -3,28 +3,32 @@
  * Every element is taken up once (a WeakSet of handled nodes); an element's addresses are
  * re-read when its attributes or value change.
  */
-import type { MarkStatus } from '../shared/messages';
-import type { AddressBook } from './address-book';
+import type { AddressBook, AddressState } from './address-book';
 import { type Badge, createBadge } from './badge/badge';
-import type { Placer } from './badge/place';
-import type { AddressLine } from './badge/popover';
-import { extractTarget, type TargetKind } from './extract/targets';
-import { combineStatuses } from './status';
+import { extractTarget, type Target, type TargetKind } from './extract/targets';
+import { textTarget } from './extract/text';
+import { combineStatuses, type PageStatus } from './status';
+import { statusWord, t } from './words';
 
 export const STATUS_ATTR = 'data-verimark-status';
 
 interface Taken {
   kind: TargetKind;
   emails: string[];
+  /** Where the badge goes: after this node (the element itself, or its last text with an address). */
+  after: ChildNode;
   badge: Badge | null;
 }
 
 export interface MarkerOptions {
   book: AddressBook;
-  placer: Placer;
   signal: AbortSignal;
   /** The element now carries addresses that may need verifying once visible. */
   watchVisibility(el: Element): void;
+  /** A person activated the badge of `el`. */
+  activate(el: Element, badge: Badge): void;
+  /** `el` was redrawn (its addresses changed state). */
+  rendered(el: Element): void;
 }
 
 export class Marker {
@@ -32,31 +36,48 @@ export class Marker {
   private readonly taken = new WeakMap<Element, Taken>();
   private readonly byEmail = new Map<string, Set<Element>>();
 
-  constructor(private readonly opts: MarkerOptions) {}
+  private readonly badges = new Set<Badge>();
+
+  constructor(private readonly opts: MarkerOptions) {
+    // Stopping takes this instance's badges off the page (another instance may be starting).
+    opts.signal.addEventListener(
+      'abort',
+      () => {
+        for (const badge of this.badges) badge.remove();
+        this.badges.clear();
+      },
+      { once: true },
+    );
+  }
 
   /** Takes up an element found by a scan; elements already handled are skipped. */
-  take(el: Element): void {
+  take(el: Element, found?: Target): void {
     if (this.seen.has(el)) return;
     this.seen.add(el);
-    this.refresh(el);
+    this.refresh(el, true, found);
+  }
+
+  isTaken(el: Element): boolean {
+    return this.seen.has(el);
   }
 
   /**
    * Re-reads an element's addresses (its attributes or value changed) and returns them. `auto`
    * false (a value being typed) leaves verifying to the caller: no automatic, budgeted call.
    */
-  refresh(el: Element, auto = true): string[] {
-    const target = extractTarget(el);
+  refresh(el: Element, auto = true, found?: Target): string[] {
     const previous = this.taken.get(el);
+    const target = found ?? (previous?.kind === 'text' ? textTarget(el) : extractTarget(el));
     if (!target) {
       if (previous) this.release(el, previous);
       return [];
     }
     this.seen.add(el);
     const emails = [...new Set(target.emails.map((raw) => this.opts.book.add(raw)))];
-    if (previous && same(previous.emails, emails)) return emails;
+    const after = target.after ?? el;
+    if (previous && same(previous.emails, emails) && previous.after === after) return emails;
     if (previous) for (const email of previous.emails) this.byEmail.get(email)?.delete(el);
-    const taken: Taken = { kind: target.kind, emails, badge: previous?.badge ?? null };
+    const taken: Taken = { kind: target.kind, emails, after, badge: previous?.badge ?? null };
     this.taken.set(el, taken);
     for (const email of emails) {
       const set = this.byEmail.get(email) ?? new Set<Element>();
@@ -74,6 +95,18 @@ export class Marker {
 
   kindOf(el: Element): TargetKind | null {
     return this.taken.get(el)?.kind ?? null;
+  }
+
+  /** Every connected element taken up, with its addresses (page actions). */
+  *elements(): Generator<[Element, readonly string[]]> {
+    const done = new Set<Element>();
+    for (const elements of this.byEmail.values()) {
+      for (const el of elements) {
+        if (done.has(el) || !el.isConnected) continue;
+        done.add(el);
+        yield [el, this.addressesOf(el)];
+      }
+    }
   }
 
   /** Redraws every element carrying one of these addresses. */
@@ -101,46 +134,46 @@ export class Marker {
     return [...out];
   }
 
+  /** The states of an element's addresses, in order. */
+  statesOf(el: Element): AddressState[] {
+    const { book } = this.opts;
+    return this.addressesOf(el)
+      .map((email) => book.get(email))
+      .filter((s) => s !== undefined);
+  }
+
   private release(el: Element, taken: Taken): void {
     for (const email of taken.emails) this.byEmail.get(email)?.delete(el);
-    taken.badge?.remove();
+    if (taken.badge) this.drop(taken.badge);
     this.taken.delete(el);
     el.removeAttribute(STATUS_ATTR);
   }
 
+  private drop(badge: Badge): void {
+    badge.remove();
+    this.badges.delete(badge);
+  }
+
   private render(el: Element, taken: Taken): void {
-    const { book } = this.opts;
-    const states = taken.emails.map((email) => book.get(email)).filter((s) => s !== undefined);
-    const status: MarkStatus | null = combineStatuses(states.map((s) => s.status));
+    const states = this.statesOf(el);
+    const status: PageStatus | null = combineStatuses(states.map((s) => s.status));
     if (status === null) {
-      taken.badge?.remove();
+      if (taken.badge) this.drop(taken.badge);
       taken.badge = null;
       el.removeAttribute(STATUS_ATTR);
       return;
     }
     if (el.getAttribute(STATUS_ATTR) !== status) el.setAttribute(STATUS_ATTR, status);
-    const lines: AddressLine[] = states.map((s) => ({
-      email: s.email,
-      status: s.status,
-      unverified: book.isUnverified(s.email),
-      reason: s.verdict?.reason ?? null,
-      suggestion: s.verdict?.suggestion ?? null,
-      error: s.error,
-      cached: s.verdict?.cached ?? false,
-    }));
-    if (!taken.badge?.host.isConnected) {
-      taken.badge?.remove();
-      taken.badge = createBadge(el.ownerDocument, this.opts.signal);
-      this.opts.placer.attach(el, taken.badge.host);
+    let badge = taken.badge;
+    if (!badge) {
+      badge = createBadge(el.ownerDocument, this.opts.signal, (b) => this.opts.activate(el, b));
+      taken.badge = badge;
+      this.badges.add(badge);
     }
-    taken.badge.update({
-      status,
-      unverified: lines.some((l) => l.unverified),
-      lines,
-      onVerify: () => {
-        for (const email of taken.emails) book.verifyNow(email);
-      },
-    });
+    // In the flow, right after the target: it takes room of its own instead of covering the page.
+    if (badge.el.previousSibling !== taken.after && taken.after.parentNode) badge.place(taken.after);
+    badge.update(status, t('content_badge_label', statusWord(status), taken.emails.join(', ')));
+    this.opts.rendered(el);
   }
 }
 

@@ -3,7 +3,7 @@
  * Records are batched and handled at idle time; past a threshold of added nodes the batch
  * becomes a full rescan, which is cheaper than walking thousands of small additions.
  */
-import { BADGE_TAG } from './scan';
+import { isOwnNode } from './scan';
 import { idleBatch } from './scheduler';
 
 export const WATCHED_ATTRIBUTES = [
@@ -26,8 +26,6 @@ export interface Batch {
   /** Nodes of the page (not only our badges) were added or removed: badges may have moved. */
   moved: boolean;
 }
-
-const isBadge = (node: Node) => node.nodeType === 1 && (node as Element).localName === BADGE_TAG;
 
 export class TreeWatcher {
   private readonly observer: MutationObserver;
@@ -54,6 +52,7 @@ export class TreeWatcher {
       subtree: true,
       attributes: true,
       attributeFilter: WATCHED_ATTRIBUTES,
+      characterData: true,
     });
   }
 
@@ -66,16 +65,25 @@ export class TreeWatcher {
   private record(records: MutationRecord[]): void {
     let relevant = false;
     for (const record of records) {
+      if (record.type === 'characterData') {
+        // A text changed: its element is read again (plain-text addresses).
+        const parent = record.target.parentElement;
+        if (parent && !this.rescan && (record.target as Text).data.includes('@')) {
+          this.added.add(parent);
+          relevant = true;
+        }
+        continue;
+      }
       if (record.type === 'attributes') {
         const target = record.target as Element;
-        if (target.localName !== BADGE_TAG) {
+        if (!isOwnNode(target)) {
           this.changed.add(target);
           relevant = true;
         }
         continue;
       }
       // Inserting or removing our own badges is no news: it must not cause another pass.
-      const pageNodes = (nodes: NodeList) => Array.from(nodes).some((node) => !isBadge(node));
+      const pageNodes = (nodes: NodeList) => Array.from(nodes).some((node) => !isOwnNode(node));
       if (pageNodes(record.removedNodes)) {
         this.moved = true;
         relevant = true;
@@ -84,8 +92,11 @@ export class TreeWatcher {
       this.moved = true;
       relevant = true;
       if (this.rescan) continue;
-      for (const node of record.addedNodes)
-        if (node.nodeType === 1 && !isBadge(node)) this.added.add(node as Element);
+      for (const node of record.addedNodes) {
+        if (node.nodeType === 1 && !isOwnNode(node)) this.added.add(node as Element);
+        else if (node.nodeType === 3 && (node as Text).data.includes('@') && node.parentElement)
+          this.added.add(node.parentElement);
+      }
       if (this.added.size > this.threshold) {
         this.rescan = true;
         this.added.clear();

@@ -1,19 +1,31 @@
 /**
- * Finds targets in a subtree, and the open shadow roots and frames below it, in two native
- * querySelectorAll passes. Badges drawn by us are skipped.
+ * Finds targets in a subtree, and the open shadow roots and frames below it: two native
+ * querySelectorAll passes for elements, one TreeWalker pass for plain-text addresses. Our own
+ * marks and overlay are skipped.
  */
-import { TARGET_SELECTOR } from './extract/targets';
+import { BADGE_TAG } from './badge/badge';
+import { OVERLAY_TAG } from './badge/sheet';
+import { TARGET_SELECTOR, type Target } from './extract/targets';
+import { findTextTargets } from './extract/text';
 
-export const BADGE_TAG = 'verimark-badge';
+export { BADGE_TAG };
 
 export interface ScanSink {
   target(el: Element): void;
+  /** An element whose own text holds addresses. */
+  text(el: Element, target: Target): void;
   /** An open shadow root (already scanned by the time this is called). */
   shadowRoot(root: ShadowRoot): void;
   frame(frame: HTMLIFrameElement | HTMLFrameElement): void;
 }
 
 export type ScanRoot = Document | ShadowRoot | Element;
+
+export function isOwnNode(node: Node): boolean {
+  if (node.nodeType !== 1) return false;
+  const name = (node as Element).localName;
+  return name === BADGE_TAG || name === OVERLAY_TAG;
+}
 
 function isElement(node: ScanRoot): node is Element {
   return node.nodeType === 1;
@@ -23,7 +35,7 @@ function visitHost(el: Element, sink: ScanSink): void {
   const name = el.localName;
   if (name === 'iframe' || name === 'frame') sink.frame(el as HTMLIFrameElement);
   const shadow = el.shadowRoot;
-  if (shadow && el.localName !== BADGE_TAG) {
+  if (shadow && !isOwnNode(el)) {
     scanTree(shadow, sink);
     sink.shadowRoot(shadow);
   }
@@ -32,7 +44,7 @@ function visitHost(el: Element, sink: ScanSink): void {
 /** Reports every target, shadow root and frame in `root` (including `root` itself). */
 export function scanTree(root: ScanRoot, sink: ScanSink): void {
   if (isElement(root)) {
-    if (root.localName === BADGE_TAG) return;
+    if (isOwnNode(root)) return;
     if (root.matches(TARGET_SELECTOR)) sink.target(root);
     visitHost(root, sink);
   }
@@ -40,4 +52,5 @@ export function scanTree(root: ScanRoot, sink: ScanSink): void {
   for (const el of root.querySelectorAll('*')) {
     if (el.shadowRoot || el.localName === 'iframe' || el.localName === 'frame') visitHost(el, sink);
   }
+  findTextTargets(root, TARGET_SELECTOR, (el, target) => sink.text(el, target));
 }

@@ -1,23 +1,47 @@
 import { describe, expect, it } from 'vitest';
-import { combineStatuses, reasonText, STATUS_LOOK } from './status';
+import { combineStatuses, type PageStatus, STATUS_LOOK } from './status';
+
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const v = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (b ?? 0);
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+}
 
 describe('combineStatuses', () => {
   it('shows a bad address first, then "checking", then the weaker verdicts', () => {
     expect(combineStatuses(['deliverable', 'undeliverable', 'pending'])).toBe('undeliverable');
     expect(combineStatuses(['deliverable', 'pending'])).toBe('pending');
     expect(combineStatuses(['deliverable', 'risky', 'unknown'])).toBe('risky');
+    expect(combineStatuses(['deliverable', 'unverified'])).toBe('unverified');
+    expect(combineStatuses(['unknown', 'unverified'])).toBe('unverified');
     expect(combineStatuses(['invalid', 'undeliverable'])).toBe('invalid');
     expect(combineStatuses(['deliverable'])).toBe('deliverable');
     expect(combineStatuses([])).toBeNull();
   });
+});
 
-  it('gives every status a label, an icon and a colour', () => {
-    for (const look of Object.values(STATUS_LOOK)) {
-      expect(look.labelKey).toMatch(/^content_status_/);
-      expect(look.icon).not.toBe('');
-      expect(look.color).toMatch(/^#[0-9a-f]{6}$/);
+describe('STATUS_LOOK', () => {
+  const looks = Object.entries(STATUS_LOOK) as [PageStatus, (typeof STATUS_LOOK)[PageStatus]][];
+
+  it('keeps every colour at 3:1 or more against light and dark pages', () => {
+    for (const [status, look] of looks) {
+      for (const page of ['#ffffff', '#f8fafc', '#202124', '#1e293b', '#000000']) {
+        expect(contrast(look.color, page), `${status} on ${page}`).toBeGreaterThanOrEqual(3);
+      }
     }
-    expect(reasonText('rejected_email')).toBe('rejected email');
-    expect(reasonText(null)).toBe('');
+  });
+
+  it('gives every status a shape of its own, not only a colour', () => {
+    const shapes = looks.map(([, l]) => `${l.clip}|${l.radius}|${l.ring}`);
+    expect(new Set(shapes).size).toBe(looks.length);
+    expect(STATUS_LOOK.unverified.ring).toBe('dashed');
+    expect(STATUS_LOOK.unknown.ring).toBeNull();
   });
 });

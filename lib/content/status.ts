@@ -1,52 +1,65 @@
-/** How verdicts look on the page: one status per element, labels and colours for the badge. */
-import type { MessageKey } from '../shared/i18n';
+/**
+ * How marks look on the page: one status per element, and a shape and colour per status.
+ * Every status has its own shape (never colour alone), and every colour keeps at least 3:1
+ * contrast against white and against dark page backgrounds (#202124, #1e293b): see status.test.ts.
+ */
 import type { MarkStatus } from '../shared/messages';
 
+/** The values of `data-verimark-status` (docs/design.md, observable contract). */
+export type PageStatus = MarkStatus | 'unverified';
+
 // The element shows the most important status among its addresses: a bad address first,
-// then "still checking", then the weaker verdicts, and deliverable only when all are.
-const PRECEDENCE: readonly MarkStatus[] = [
+// then "still checking", then what needs the user, and deliverable only when all are.
+const PRECEDENCE: readonly PageStatus[] = [
   'invalid',
   'undeliverable',
   'pending',
   'error',
   'risky',
+  'unverified',
   'unknown',
   'deliverable',
 ];
 
-export function combineStatuses(statuses: readonly MarkStatus[]): MarkStatus | null {
-  let best: MarkStatus | null = null;
+export function combineStatuses(statuses: readonly PageStatus[]): PageStatus | null {
+  let best: PageStatus | null = null;
   for (const status of statuses) {
     if (best === null || PRECEDENCE.indexOf(status) < PRECEDENCE.indexOf(best)) best = status;
   }
   return best;
 }
 
+/** A badge's glyph: a filled shape (clip-path polygon or rounded box) or a ring. */
 export interface StatusLook {
-  /** The label's message key (text through `t`, lib/shared/i18n.ts). */
-  labelKey: MessageKey;
-  icon: string;
   color: string;
+  /** `clip-path` of a filled glyph, or null for a box with `radius`. */
+  clip: string | null;
+  radius: string;
+  /** Ring glyphs: the border style (`solid`, `dashed`); null for filled glyphs. */
+  ring: 'solid' | 'dashed' | null;
 }
 
-export const STATUS_LOOK: Record<MarkStatus, StatusLook> = {
-  pending: { labelKey: 'content_status_pending', icon: '…', color: '#6b7280' },
-  deliverable: { labelKey: 'content_status_deliverable', icon: '✓', color: '#15803d' },
-  undeliverable: { labelKey: 'content_status_undeliverable', icon: '✕', color: '#b91c1c' },
-  risky: { labelKey: 'content_status_risky', icon: '!', color: '#b45309' },
-  unknown: { labelKey: 'content_status_unknown', icon: '?', color: '#475569' },
-  invalid: { labelKey: 'content_status_invalid', icon: '⊘', color: '#9f1239' },
-  error: { labelKey: 'content_status_error', icon: '⚠', color: '#7e22ce' },
-};
+const CHECK = 'polygon(0% 55%, 16% 39%, 38% 61%, 84% 12%, 100% 28%, 38% 92%)';
+const CROSS =
+  'polygon(18% 0%, 50% 32%, 82% 0%, 100% 18%, 68% 50%, 100% 82%, 82% 100%, 50% 68%, 18% 100%, 0% 82%, 32% 50%, 0% 18%)';
+const TRIANGLE = 'polygon(50% 0%, 100% 100%, 0% 100%)';
+const DIAMOND = 'polygon(50% 0%, 100% 50%, 50% 100%, 0% 50%)';
+const OCTAGON = 'polygon(30% 0%, 70% 0%, 100% 30%, 100% 70%, 70% 100%, 30% 100%, 0% 70%, 0% 30%)';
 
-/** The look of an address nobody has asked the service about yet (over budget, or not seen yet). */
-export const UNVERIFIED_LOOK: StatusLook = {
-  labelKey: 'content_status_unverified',
-  icon: '?',
-  color: '#6b7280',
-};
+const filled = (color: string, clip: string | null, radius = '0'): StatusLook => ({
+  color,
+  clip,
+  radius,
+  ring: null,
+});
 
-/** `rejected_email` → "rejected email". */
-export function reasonText(reason: string | null | undefined): string {
-  return reason ? reason.replace(/_/g, ' ') : '';
-}
+export const STATUS_LOOK: Record<PageStatus, StatusLook> = {
+  deliverable: filled('#1a8f3c', CHECK),
+  undeliverable: filled('#e0353b', CROSS),
+  risky: filled('#c97a00', TRIANGLE),
+  unknown: filled('#7c8798', DIAMOND),
+  invalid: filled('#db2777', OCTAGON),
+  error: filled('#8b5cf6', null, '2px'),
+  pending: { color: '#0891b2', clip: null, radius: '50%', ring: 'solid' },
+  unverified: { color: '#2f7fd6', clip: null, radius: '50%', ring: 'dashed' },
+};

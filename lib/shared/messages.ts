@@ -99,6 +99,8 @@ export interface ProtocolMap {
   lookupCached(data: { emails: string[] }): Record<string, VerdictView | null>;
   /** Whether marking is enabled for the sender's site, and its per-page auto-verify budget. */
   contentConfig(): { enabled: boolean; autoVerifyBudget: number };
+  /** Injects the popover's script into the sender's frame (first badge opened on a page). */
+  loadPopover(): { loaded: boolean };
 
   // --- extension pages only (popup, options) ---
   getSettings(): SettingsView;
@@ -122,6 +124,7 @@ export const CONTENT_SCRIPT_MESSAGES = [
   'foundAddresses',
   'lookupCached',
   'contentConfig',
+  'loadPopover',
 ] as const satisfies readonly (keyof ProtocolMap)[];
 
 /** The most addresses one `foundAddresses` or `lookupCached` message may carry (bigger sets go in parts). */

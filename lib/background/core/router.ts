@@ -11,7 +11,7 @@ import { downloadResults } from '../bulk/downloads';
 import { pollBulkJobs } from '../bulk/poll';
 import { startBulkUpload } from '../bulk/upload';
 import { contentConfig, getSettingsView, saveSettings, testConnection } from '../settings/settings-handlers';
-import { checkThisPage } from '../sites/check-page';
+import { checkThisPage, loadPopover } from '../sites/check-page';
 import { checkAddressList, registerFound } from '../verify/content-found';
 import { lookupForContentScript, verifyForContentScript } from '../verify/content-verify';
 import { lookupCached, verifyEmail } from '../verify/verify';
@@ -36,6 +36,7 @@ export const handlers: { [K in Type]: Handler<K> } = {
       ? lookupForContentScript(data, sender)
       : lookupCached(checkAddressList(data?.emails)),
   contentConfig: (_data, sender) => contentConfig(sender.url),
+  loadPopover: (_data, sender) => loadPopover(sender),
   getSettings: () => getSettingsView(),
   saveSettings: (data) => saveSettings(data),
   testConnection: (data) => testConnection(data ?? {}),

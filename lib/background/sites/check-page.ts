@@ -1,6 +1,8 @@
 /** "Check this page": inject the content script once into a tab (activeTab), whatever the enabled sites. */
 import { browser } from 'wxt/browser';
+import { ApiError } from '../../api/errors';
 import { CHECK_ONCE_FLAG } from '../../shared/messages';
+import type { SenderInfo } from '../core/authorize';
 import { CONTENT_SCRIPT_FILE } from './content-scripts';
 
 export async function checkThisPage(tabId: number): Promise<{ injected: boolean }> {
@@ -14,4 +16,17 @@ export async function checkThisPage(tabId: number): Promise<{ injected: boolean 
   });
   await browser.scripting.executeScript({ target: { tabId }, files: [CONTENT_SCRIPT_FILE] });
   return { injected: true };
+}
+
+/** The popover's script, injected into the frame of the content script that asks (its first open badge). */
+export const POPOVER_SCRIPT_FILE = '/popover.js';
+
+export async function loadPopover(sender: SenderInfo): Promise<{ loaded: boolean }> {
+  const tabId = sender.tab?.id;
+  if (tabId === undefined) throw new ApiError('bad_request', 'loadPopover needs a tab');
+  await browser.scripting.executeScript({
+    target: { tabId, frameIds: [sender.frameId ?? 0] },
+    files: [POPOVER_SCRIPT_FILE],
+  });
+  return { loaded: true };
 }

@@ -1,115 +1,77 @@
 /**
- * The mark beside a target: a zero-size, absolutely positioned host (so no host layout changes,
- * tables keep their widths) holding a shadow root with a small round button; clicking it opens a
- * popover (popover.ts). Colour, icon and an accessible label say the verdict.
- * The shadow root is closed and its buttons answer only the user's own clicks: a page script can
- * neither reach the controls nor press them.
+ * The mark beside a target: a small element in the page's flow, right after the target, so it
+ * takes room of its own and never paints over the page's text or controls. No shadow root and
+ * no measurement: the browser lays it out with the line. Its glyph is a shape per status
+ * (status.ts), styled by one adopted stylesheet (sheet.ts); no HTML strings, no images.
+ * It is a keyboard-reachable button with a screen-reader label; activating it asks its owner to
+ * open the popover (one per document, in the overlay).
  */
-
-import { t } from '../../shared/i18n';
-import type { MarkStatus } from '../../shared/messages';
-import { BADGE_TAG } from '../scan';
-import { STATUS_LOOK, type StatusLook, UNVERIFIED_LOOK } from '../status';
+import type { PageStatus } from '../status';
 import { isUserEvent } from '../user-event';
-import { h, isolateEvents, setStyle } from './dom';
-import { type AddressLine, renderPopover } from './popover';
+import { setStyle } from './dom';
+import { adoptBadgeSheet, BADGE_TAG, GLYPH_TAG, inlineGlyphStyle, inlineHostStyle } from './sheet';
 
-export interface BadgeView {
-  status: MarkStatus;
-  /** True when some address waits for an explicit "Verify" (over budget, or after an error). */
-  unverified: boolean;
-  lines: AddressLine[];
-  onVerify(): void;
-}
+export { BADGE_TAG };
 
 export interface Badge {
-  host: HTMLElement;
-  update(view: BadgeView): void;
+  readonly el: HTMLElement;
+  /** Puts the badge right after `node` (styled for the tree it lands in). */
+  place(node: ChildNode): void;
+  update(status: PageStatus, label: string): void;
+  setExpanded(open: boolean): void;
   remove(): void;
 }
 
-const SIZE = 16;
-/** Each badge's closed shadow root, for the extension's own code and tests (never the page). */
-const roots = new WeakMap<Element, ShadowRoot>();
+export function createBadge(doc: Document, signal: AbortSignal, activate: (badge: Badge) => void): Badge {
+  const el = doc.createElement(BADGE_TAG);
+  const glyph = doc.createElement(GLYPH_TAG);
+  el.append(glyph);
+  el.tabIndex = 0;
+  el.setAttribute('role', 'button');
+  el.setAttribute('aria-haspopup', 'dialog');
+  el.setAttribute('aria-expanded', 'false');
+  let inline = false;
 
-export function badgeRoot(host: Element): ShadowRoot | undefined {
-  return roots.get(host);
-}
-
-function look(view: BadgeView): StatusLook {
-  return view.unverified && view.status === 'pending' ? UNVERIFIED_LOOK : STATUS_LOOK[view.status];
-}
-
-export function createBadge(doc: Document, signal: AbortSignal): Badge {
-  const host = doc.createElement(BADGE_TAG);
-  setStyle(host, {
-    all: 'initial',
-    position: 'absolute',
-    display: 'block',
-    width: '0',
-    height: '0',
-    overflow: 'visible',
-    'z-index': '2147483000',
-  });
-  const root = host.attachShadow({ mode: 'closed' });
-  roots.set(host, root);
-  isolateEvents(root, signal);
-  const button = h(doc, 'button', {
-    all: 'initial',
-    position: 'absolute',
-    left: '0',
-    top: '0',
-    width: `${SIZE}px`,
-    height: `${SIZE}px`,
-    'border-radius': '50%',
-    color: '#fff',
-    font: `bold 11px/${SIZE}px system-ui, sans-serif`,
-    'text-align': 'center',
-    cursor: 'pointer',
-    'box-shadow': '0 0 0 1px #fff',
-  });
-  button.type = 'button';
-  const panel = h(doc, 'div', { display: 'none' });
-  root.append(button, panel);
-  let current: BadgeView | null = null;
-  let open = false;
-
-  const draw = () => {
-    if (!current) return;
-    const l = look(current);
-    button.textContent = l.icon;
-    setStyle(button, { background: l.color });
-    const label = t(l.labelKey);
-    const detail = t('content_badge_label', current.unverified ? t('content_click_to_verify', label) : label);
-    button.setAttribute('aria-label', detail);
-    button.title = detail;
-    button.dataset.status = current.status;
-    button.setAttribute('aria-expanded', String(open));
-    panel.replaceChildren();
-    setStyle(panel, { display: open ? 'block' : 'none' });
-    if (open) panel.append(renderPopover(doc, { ...current, label, close: toggle }));
+  const badge: Badge = {
+    el,
+    place(node) {
+      node.after(el);
+      if (!inline && !adoptBadgeSheet(el.getRootNode())) {
+        inline = true;
+        setStyle(el, inlineHostStyle());
+        if (el.dataset.status) setStyle(glyph, inlineGlyphStyle(el.dataset.status as PageStatus));
+      }
+    },
+    update(status, label) {
+      if (el.getAttribute('aria-label') !== label) el.setAttribute('aria-label', label);
+      if (el.dataset.status === status) return;
+      el.dataset.status = status;
+      if (inline) setStyle(glyph, inlineGlyphStyle(status));
+    },
+    setExpanded(open) {
+      el.setAttribute('aria-expanded', String(open));
+    },
+    remove() {
+      el.remove();
+    },
   };
-  const toggle = () => {
-    open = !open;
-    draw();
+
+  // Only a person's click or key opens it: a page cannot drive the badge with synthetic events.
+  const onActivate = (event: Event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    if (isUserEvent(event)) activate(badge);
   };
-  button.addEventListener(
-    'click',
+  el.addEventListener('click', onActivate, { signal });
+  el.addEventListener(
+    'keydown',
     (event) => {
-      event.preventDefault();
-      if (isUserEvent(event)) toggle();
+      if (event.key === 'Enter' || event.key === ' ') onActivate(event);
     },
     { signal },
   );
-
-  return {
-    host,
-    update(view) {
-      current = view;
-      draw();
-    },
-    remove() {
-      host.remove();
-    },
-  };
+  for (const type of ['mousedown', 'pointerdown', 'mouseup', 'pointerup']) {
+    el.addEventListener(type, (event) => event.stopPropagation(), { signal });
+  }
+  return badge;
 }

@@ -1,0 +1,123 @@
+/**
+ * Marks as a user meets them, in real Chromium: badges in the page's flow never cover its text or
+ * controls; the popover (one overlay root, top layer) stays inside the viewport at every edge and
+ * is what is on top at its centre; it speaks in words, replaces a typo in a field and undoes it;
+ * plain-text addresses are marked, script and editable text never; light and dark screenshots.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useContentEnv } from './testing/content-env';
+import { finalStatuses } from './testing/content-pages';
+import { badgeOverlaps, openDialogBox } from './testing/geometry';
+import { ROOT } from './testing/paths';
+import { waitFor } from './testing/process-guard';
+import { launchChromium } from './testing/session';
+
+const env = useContentEnv(launchChromium, 100);
+const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
+
+const MARKED = ['plain', 'two', 'chip-a', 'chip-b', 'chip-c', 'typo', 'cell-1', 'cell-2'];
+const CORNERS = ['corner-tl', 'corner-tr', 'corner-bl', 'corner-br'];
+
+async function open(hash = '') {
+  await env.page.setViewport({ width: 900, height: 640 });
+  await env.page.goto(`${env.fixtures.origin}/marks.html${hash}`, { waitUntil: 'load' });
+  return finalStatuses(env.page, [...MARKED, ...CORNERS]);
+}
+
+async function clickBadgeOf(id: string) {
+  const badge = await env.page.evaluateHandle((wanted) => {
+    const target = document.getElementById(wanted);
+    const next = target?.nextElementSibling;
+    return next?.localName === 'verimark-badge' ? next : target?.querySelector('verimark-badge');
+  }, id);
+  const el = badge.asElement();
+  if (!el) throw new Error(`no badge for ${id}`);
+  await (el as import('puppeteer-core').ElementHandle<Element>).click();
+}
+
+describe('marks in Chromium', () => {
+  it('marks plain text, chips, fields and links; never script or editable text', async () => {
+    const statuses = await open();
+    expect(statuses).toMatchObject({
+      plain: 'deliverable',
+      two: 'undeliverable',
+      'chip-a': 'deliverable',
+      'chip-b': 'undeliverable',
+      'cell-1': 'deliverable',
+      'cell-2': 'undeliverable',
+      typo: 'undeliverable',
+    });
+    const unmarked = await env.page.evaluate(() => ({
+      editor: document.querySelectorAll('#editor [data-verimark-status], #editor[data-verimark-status]')
+        .length,
+      script: document.querySelectorAll('script[data-verimark-status], head [data-verimark-status]').length,
+    }));
+    expect(unmarked).toEqual({ editor: 0, script: 0 });
+  });
+
+  it('no badge covers text or controls of the page it does not belong to', async () => {
+    await open();
+    expect(await badgeOverlaps(env.page)).toEqual([]);
+  });
+
+  it('opens the popover inside the viewport with its anchor at each edge, on top of everything', async () => {
+    await open();
+    const viewport = { width: 900, height: 640 };
+    for (const id of CORNERS) {
+      await clickBadgeOf(id);
+      const { box } = await openDialogBox(env.page);
+      expect(box.x, id).toBeGreaterThanOrEqual(0);
+      expect(box.y, id).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, id).toBeLessThanOrEqual(viewport.width);
+      expect(box.y + box.height, id).toBeLessThanOrEqual(viewport.height);
+      const hit = await env.page.evaluate(
+        (x, y) => document.elementFromPoint(x, y)?.localName ?? null,
+        box.x + box.width / 2,
+        box.y + box.height / 2,
+      );
+      expect(hit, id).toBe('verimark-overlay');
+      await env.page.keyboard.press('Escape');
+      await waitFor(
+        async () => !(await env.page.$('::-p-aria([role="dialog"])')),
+        5_000,
+        'the popover to close',
+      );
+      // Focus went back to the badge.
+      expect(await env.page.evaluate(() => document.activeElement?.localName)).toBe('verimark-badge');
+    }
+  });
+
+  it('says the verdict in words; Replace puts the suggestion in the field and Undo takes it back', async () => {
+    await open();
+    await clickBadgeOf('typo');
+    const { dialog } = await openDialogBox(env.page);
+    const text = await dialog.evaluate((el) => el.textContent ?? '');
+    expect(text).toContain('Undeliverable');
+    expect(text).toContain('Did you mean alice@gmail.com?');
+    expect(text).not.toMatch(/invalid_domain|invalid domain/);
+    mkdirSync(SHOTS, { recursive: true });
+    await env.page.screenshot({ path: path.join(SHOTS, 'marks-popover-light.png') });
+    const replace = await env.page.waitForSelector('::-p-aria([name="Replace"][role="button"])');
+    await replace?.click();
+    expect(await env.page.$eval('#typo', (el) => (el as HTMLInputElement).value)).toBe('alice@gmail.com');
+    const undo = await env.page.waitForSelector('::-p-aria([name="Undo"][role="button"])');
+    await undo?.click();
+    expect(await env.page.$eval('#typo', (el) => (el as HTMLInputElement).value)).toBe('alice@gmial.com');
+    await env.page.keyboard.press('Escape');
+  });
+
+  it('looks right in light and dark (screenshots)', async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    await open();
+    await env.page.screenshot({ path: path.join(SHOTS, 'marks-light.png') });
+    await env.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    await open('?dark');
+    await clickBadgeOf('plain');
+    await openDialogBox(env.page);
+    await env.page.screenshot({ path: path.join(SHOTS, 'marks-dark.png') });
+    await env.page.keyboard.press('Escape');
+    await env.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  });
+});

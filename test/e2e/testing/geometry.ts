@@ -1,0 +1,59 @@
+/**
+ * Geometry checks of the marks, run inside the page: which badge boxes cover text or controls of
+ * the page they do not belong to. A badge belongs to the element before it (an element target)
+ * or, for plain text, to the element it sits in.
+ */
+import type { Page } from 'puppeteer-core';
+
+export interface Overlap {
+  badge: string;
+  covers: string;
+}
+
+export function badgeOverlaps(page: Page): Promise<Overlap[]> {
+  return page.evaluate(() => {
+    const own = (node: Node) => node.nodeType === 1 && (node as Element).localName.startsWith('verimark-');
+    const inOwn = (node: Node | null): boolean => {
+      for (let n = node; n; n = n.parentNode) if (own(n)) return true;
+      return false;
+    };
+    const boxes: { rect: DOMRect; node: Node; label: string }[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent?.trim() || inOwn(node)) continue;
+      const parent = node.parentElement;
+      if (!parent || parent.closest('script,style')) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const rect of range.getClientRects()) boxes.push({ rect, node, label: node.textContent.trim() });
+    }
+    for (const el of document.querySelectorAll('input,button,select,textarea')) {
+      boxes.push({ rect: el.getBoundingClientRect(), node: el, label: `<${el.localName}#${el.id}>` });
+    }
+    const out: { badge: string; covers: string }[] = [];
+    for (const badge of document.querySelectorAll('verimark-badge')) {
+      const prev = badge.previousSibling;
+      const owner =
+        prev?.nodeType === 1 && (prev as Element).hasAttribute('data-verimark-status')
+          ? (prev as Element)
+          : badge.parentElement;
+      const b = badge.getBoundingClientRect();
+      for (const { rect, node, label } of boxes) {
+        if (owner?.contains(node)) continue;
+        const x = Math.min(b.right, rect.right) - Math.max(b.left, rect.left);
+        const y = Math.min(b.bottom, rect.bottom) - Math.max(b.top, rect.top);
+        if (x > 0.5 && y > 0.5) out.push({ badge: badge.getAttribute('aria-label') ?? '', covers: label });
+      }
+    }
+    return out;
+  });
+}
+
+/** The box of the open popover (found through the accessibility tree: it lives in a closed shadow root). */
+export async function openDialogBox(page: Page) {
+  const dialog = await page.waitForSelector('::-p-aria([role="dialog"])', { timeout: 10_000 });
+  if (!dialog) throw new Error('no dialog');
+  const box = await dialog.boundingBox();
+  if (!box) throw new Error('dialog has no box');
+  return { dialog, box };
+}
