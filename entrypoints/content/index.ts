@@ -1,6 +1,7 @@
 import { startMarking } from '@/lib/content/controller';
 import { backgroundApi, contentConfig, isOneShot } from '@/lib/content/messaging';
 import { hrefWatcher, LOCATION_CHECK_MS } from '@/lib/content/navigation';
+import { listenToPopup } from '@/lib/content/page-actions';
 
 const DEFAULT_BUDGET = 25;
 const INVALIDATION_CHECK_MS = 2000;
@@ -21,6 +22,10 @@ export default defineContentScript({
       signal: ctx.signal,
       api: backgroundApi,
       budget: config?.autoVerifyBudget ?? DEFAULT_BUDGET,
+      // Same-origin frames are covered by the top document's marker: only it answers the popup.
+      onStarted: (marker, book) => {
+        if (window === window.top) listenToPopup(marker, book, ctx.signal);
+      },
       // Our own comparison of location.href, never page-dispatchable events (navigation.ts).
       onLocationChange: (listener) => {
         ctx.setInterval(hrefWatcher(window, listener), LOCATION_CHECK_MS);

@@ -17,6 +17,8 @@ export interface StartOptions {
   signal: AbortSignal;
   api: VerifierApi;
   budget: number;
+  /** Called once the marker runs (e.g. to answer the popup's page actions). */
+  onStarted?(marker: Marker, book: AddressBook): void;
   /** Subscribes to SPA navigations (history API, popstate, Navigation API). */
   onLocationChange?(listener: () => void): void;
 }
@@ -95,6 +97,7 @@ export function startMarking(opts: StartOptions): Marking {
     for (const el of batch.changed) if (el.isConnected && m.kindOf(el) !== 'text') m.refresh(el);
   };
 
+  opts.onStarted?.(m, book);
   addRoot(win.document);
   onIdle(win, signal, () => scanTree(win.document, sink));
   opts.onLocationChange?.(() => {

@@ -3,10 +3,9 @@
  * Every status has its own shape (never colour alone), and every colour keeps at least 3:1
  * contrast against white and against dark page backgrounds (#202124, #1e293b): see status.test.ts.
  */
-import type { MarkStatus } from '../shared/messages';
+import type { PageStatus } from '../shared/page-messages';
 
-/** The values of `data-verimark-status` (docs/design.md, observable contract). */
-export type PageStatus = MarkStatus | 'unverified';
+export type { PageStatus };
 
 // The element shows the most important status among its addresses: a bad address first,
 // then "still checking", then what needs the user, and deliverable only when all are.

@@ -120,4 +120,20 @@ describe('marks in Chromium', () => {
     await env.page.keyboard.press('Escape');
     await env.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
   });
+
+  it('a mark pending when the background stops is asked again and ends with its verdict', async () => {
+    await env.page.goto(`${env.fixtures.origin}/worker.html`, { waitUntil: 'load' });
+    await waitFor(
+      async () =>
+        (await env.page.$eval('#slow', (a) => a.getAttribute('data-verimark-status'))) === 'pending',
+      15_000,
+      'the slow address to be pending',
+    );
+    const stop = env.session.stopServiceWorker;
+    if (!stop) throw new Error('this browser cannot stop the worker');
+    await stop();
+    // The service's verdict for a server this slow (whatever it is), never `error`.
+    const [status] = Object.values(await finalStatuses(env.page, ['slow'], 60_000));
+    expect(['deliverable', 'risky', 'unknown']).toContain(status);
+  });
 });

@@ -1,0 +1,61 @@
+/**
+ * The popup's page actions, answered by the marking script: the page's addresses with their
+ * status, and "Verify all on this page" (an explicit act: no page budget; the background's
+ * per-tab cap still holds). Only extension pages may ask.
+ */
+import { browser } from 'wxt/browser';
+import { onPageMessage, type PageAddress } from '../shared/page-messages';
+import type { AddressBook } from './address-book';
+import type { Marker } from './marker';
+
+interface Sender {
+  id?: string;
+  url?: string;
+  tab?: unknown;
+}
+
+/** True for the extension's own pages (the popup), not for content scripts or other extensions. */
+export function fromExtensionPage(sender: Sender | undefined): boolean {
+  if (!sender || sender.id !== browser.runtime.id || sender.tab) return false;
+  return sender.url?.startsWith(browser.runtime.getURL('/')) ?? false;
+}
+
+export function pageAddresses(marker: Marker, book: AddressBook): PageAddress[] {
+  const out = new Map<string, PageAddress>();
+  for (const [, emails] of marker.elements()) {
+    for (const email of emails) {
+      const state = book.get(email);
+      if (!state || out.has(email)) continue;
+      out.set(email, { email, status: state.status, reason: state.verdict?.reason ?? null });
+    }
+  }
+  return [...out.values()];
+}
+
+export function listenToPopup(marker: Marker, book: AddressBook, signal: AbortSignal): void {
+  const refuse = () => {
+    throw new Error('Only the extension may ask this');
+  };
+  const stops = [
+    onPageMessage('pageAddresses', ({ sender }) =>
+      fromExtensionPage(sender) ? pageAddresses(marker, book) : refuse(),
+    ),
+    onPageMessage('verifyPage', ({ sender }) => {
+      if (!fromExtensionPage(sender)) return refuse();
+      let asked = 0;
+      for (const { email } of pageAddresses(marker, book)) {
+        if (!book.isUnverified(email)) continue;
+        book.verifyNow(email);
+        asked += 1;
+      }
+      return { asked };
+    }),
+  ];
+  signal.addEventListener(
+    'abort',
+    () => {
+      for (const stop of stops) stop();
+    },
+    { once: true },
+  );
+}
