@@ -109,7 +109,7 @@ describe('startMarking', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(LOOKUP_MAX);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(count);
     expect(verified).toEqual([]);
-  });
+  }, 30_000);
 
   it('follows content added later, inside open shadow roots too', async () => {
     const { api } = fakeApi();

@@ -37,6 +37,23 @@ async function clickBadgeOf(id: string) {
   await (el as import('puppeteer-core').ElementHandle<Element>).click();
 }
 
+/** Clicks a popover button by its name; the popover redraws as verdicts arrive, so a stale node is looked up again. */
+async function pressButton(name: string) {
+  await waitFor(
+    async () => {
+      const button = await env.page.waitForSelector(`::-p-aria([name="${name}"][role="button"])`, {
+        timeout: 5_000,
+      });
+      return button?.click().then(
+        () => true,
+        () => false,
+      );
+    },
+    15_000,
+    `the ${name} button`,
+  );
+}
+
 describe('marks in Chromium', () => {
   it('marks plain text, chips, fields and links; never script or editable text', async () => {
     const statuses = await open();
@@ -99,11 +116,9 @@ describe('marks in Chromium', () => {
     expect(text).not.toMatch(/invalid_domain|invalid domain/);
     mkdirSync(SHOTS, { recursive: true });
     await env.page.screenshot({ path: path.join(SHOTS, 'marks-popover-light.png') });
-    const replace = await env.page.waitForSelector('::-p-aria([name="Replace"][role="button"])');
-    await replace?.click();
+    await pressButton('Replace');
     expect(await env.page.$eval('#typo', (el) => (el as HTMLInputElement).value)).toBe('alice@gmail.com');
-    const undo = await env.page.waitForSelector('::-p-aria([name="Undo"][role="button"])');
-    await undo?.click();
+    await pressButton('Undo');
     expect(await env.page.$eval('#typo', (el) => (el as HTMLInputElement).value)).toBe('alice@gmial.com');
     await env.page.keyboard.press('Escape');
   });
