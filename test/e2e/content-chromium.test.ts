@@ -203,7 +203,12 @@ describe('content script in Chromium', () => {
       'one verdict and one unverified link',
     );
     await env.page.click('#next');
-    expect(await finalStatuses(env.page, ['page2-link'])).toEqual({ 'page2-link': 'risky' });
+    // Found first (`unverified`), then verified with the new page's budget.
+    await waitFor(
+      async () => (await statusById(env.page, 'page2-link')) === 'risky',
+      30_000,
+      'the link of the new page to be verified',
+    );
     const reset = await env.session.openExtensionPage('options.html');
     await sendFromExtensionPage(reset, 'saveSettings', { autoVerifyBudget: 100 });
     await reset.close();
