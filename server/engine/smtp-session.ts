@@ -34,6 +34,8 @@ const ENHANCED = /^([245]\.\d{1,3}\.\d{1,3})\b/;
 export const MAX_REPLY_BYTES = 64 * 1024;
 export const MAX_REPLY_LINES = 256;
 const MAX_UNASKED_REPLIES = 8;
+/** The session's state after QUIT: commands fail with it. */
+const QUIT_DONE = new SmtpFailure('closed', 'session ended with QUIT');
 
 /** Accumulates lines into replies; exported for unit tests. */
 export class ReplyParser {
@@ -128,7 +130,10 @@ function sessionOn(socket: net.Socket, alreadyConnected: boolean, timeoutMs: num
     connected = true;
   });
   socket.on('error', (error) => fail(new SmtpFailure(connected ? 'closed' : 'connect', error.message)));
-  socket.on('close', () => fail(new SmtpFailure(connected ? 'closed' : 'connect', 'connection closed')));
+  // An Error costs a stack trace: none is made for the normal close after QUIT.
+  socket.on('close', () => {
+    if (!failure) fail(new SmtpFailure(connected ? 'closed' : 'connect', 'connection closed'));
+  });
   socket.on('data', (chunk: string) => {
     try {
       pending.push(...parser.push(chunk));
@@ -177,6 +182,7 @@ function sessionOn(socket: net.Socket, alreadyConnected: boolean, timeoutMs: num
 
   const quit = async (): Promise<void> => {
     if (!failure) await command('QUIT').catch(() => undefined);
+    failure ??= QUIT_DONE;
     socket.destroy();
   };
 

@@ -22,6 +22,8 @@ export interface StartServiceOptions {
   env?: Record<string, string>;
   /** The fake network to point at; default one started (and stopped) for this service. */
   fakeNet?: FakeNet;
+  /** Extra node options for the service process (e.g. `--cpu-prof` in a benchmark). */
+  nodeArgs?: string[];
 }
 
 export interface RunningService {
@@ -43,8 +45,13 @@ export interface RunningService {
   admin(args: string[]): Promise<string>;
 }
 
-function tsxNode(script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(ROOT, script), ...args], {
+function tsxNode(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeArgs: string[] = [],
+): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, script), ...args], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -83,7 +90,7 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
     ...fakeNetEnv(net),
     ...opts.env,
   };
-  const child = tsxNode('server/main.ts', [], env);
+  const child = tsxNode('server/main.ts', [], env, opts.nodeArgs);
   let output = '';
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-200_000);
