@@ -117,3 +117,19 @@ export function heloWarnings(config: Pick<ServiceConfig, 'host' | 'engine'>): st
   }
   return warnings;
 }
+
+/** True for a loopback listening address (127.x, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  return /^127\./.test(host) || host === '::1' || host === 'localhost';
+}
+
+/**
+ * The URL the service is reached at from its own configuration: PUBLIC_BASE_URL, else HOST and
+ * the listening port (a wildcard HOST as 127.0.0.1). Never built from a request's headers.
+ */
+export function serviceUrl(config: Pick<ServiceConfig, 'host' | 'publicBaseUrl'>, port: number): string {
+  if (config.publicBaseUrl) return config.publicBaseUrl;
+  const wildcard = config.host === '0.0.0.0' || config.host === '::';
+  const host = wildcard ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
+}

@@ -5,7 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app/app';
-import { ConfigError, heloWarnings, loadConfig, type ServiceConfig } from './config';
+import { ConfigError, heloWarnings, isLoopback, loadConfig, type ServiceConfig, serviceUrl } from './config';
 import { openDatabase } from './store/db';
 import { KeyStore } from './store/keys';
 
@@ -38,12 +38,16 @@ async function main(): Promise<void> {
   const app = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
   const { port } = app.server.address() as AddressInfo;
-  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${port}`;
+  const url = serviceUrl({ ...config, publicBaseUrl: null }, port);
 
   console.log(`Verimark service listening on ${url}`);
   console.log(`Data directory: ${config.dataDir}`);
   for (const warning of heloWarnings(config)) console.warn(`Warning: ${warning}`);
+  if (!config.publicBaseUrl && !isLoopback(config.host)) {
+    console.warn(
+      `Warning: PUBLIC_BASE_URL is not set while HOST is ${config.host}: download links will point at ${url}. Set PUBLIC_BASE_URL to the address clients use.`,
+    );
+  }
   if (demoKey) {
     console.log(`Demo API key: ${demoKey}  (${DEMO_CREDITS} credits; shown only once)`);
   } else {

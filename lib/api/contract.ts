@@ -49,6 +49,8 @@ export const PATHS = {
 
 export const API_KEY_HEADER = 'x-api-key';
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+/** Widest header the service takes: rows are padded to the header's width (docs/design.md §3). */
+export const MAX_COLUMNS = 1000;
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_EMAIL_COLUMN = 'Email';
 
@@ -72,6 +74,9 @@ export const ERRORS = {
   taskNotFound: 'Task not found',
   fileNotFound: 'File not found',
   tooLarge: 'File exceeds the 25MB limit',
+  noAddresses: 'The email column has no addresses',
+  tooManyColumns: 'The file has more than 1,000 columns',
+  rowsTooShort: 'Too many missing cells: rows are far shorter than the header',
   rateLimited: 'Rate limit exceeded',
 } as const;
 

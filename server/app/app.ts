@@ -30,6 +30,12 @@ import { singleRoutes } from './single-routes';
 /** How long a stopping service waits for running verifications before it closes the database. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
+/**
+ * HTTP timeouts (README, "Settings"): a whole request, body included, gets 5 minutes (a 25 MB
+ * upload at ~0.7 Mbit/s); its headers 30 s; a connection silent for 60 s is closed.
+ */
+export const HTTP_TIMEOUTS = { requestMs: 300_000, headersMs: 30_000, idleMs: 60_000 } as const;
+
 export interface BuildOptions {
   /** Another engine (defaults to the real one built from config.engine). */
   engine?: Engine;
@@ -45,7 +51,10 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel },
     bodyLimit: 64 * 1024,
+    requestTimeout: HTTP_TIMEOUTS.requestMs,
+    connectionTimeout: HTTP_TIMEOUTS.idleMs,
   });
+  app.server.headersTimeout = HTTP_TIMEOUTS.headersMs;
   const db = openDatabase(config.dataDir);
   const paths = new DataPaths(config.dataDir);
   const metrics = new ServiceMetrics(() => queueDepth(db));

@@ -133,10 +133,11 @@ describe('awkward CSV files get a correct result or a clear 400', () => {
     expect((await svc.api.upload(png)).status).toBe(400);
   });
 
-  it('a header-only file completes with no credits and a header-only result', async () => {
-    const { rows, record } = await roundTrip('Name,Email\n');
-    expect(rows).toEqual([['Name', 'Email', ...RESULT_COLUMNS]]);
-    expect(record).toMatchObject({ options: { credit_usage: 0, credit_refund: 0 } });
+  it('a header-only file is refused: an upload always costs a credit', async () => {
+    expect(await svc.api.upload('Name,Email\n')).toMatchObject({
+      status: 400,
+      body: { error: 400, message: ERRORS.noAddresses },
+    });
   });
 
   it('a BOM before the header', async () => {

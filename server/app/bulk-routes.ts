@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { DESCRIPTIONS, ERRORS, PATHS } from '../../lib/api/contract';
+import { serviceUrl } from '../config';
 import { signDownloadUrl } from '../signing';
 import { toFileRecord } from '../store/files';
 import { account } from './auth';
@@ -8,9 +9,14 @@ import { ok } from './envelope';
 import { HttpError } from './errors';
 import { FileBody, ListQuery, parseBody, parseQuery } from './validation';
 
-/** The origin download URLs are built on: PUBLIC_BASE_URL, else the one the request came to. */
-function baseUrl(ctx: AppContext, request: FastifyRequest): string {
-  return ctx.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+/**
+ * The origin download URLs are built on: PUBLIC_BASE_URL, else the configured HOST and the
+ * port listened on. Never the request's Host header, which any client can forge.
+ */
+function baseUrl(ctx: AppContext, app: FastifyInstance): string {
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : ctx.config.port;
+  return serviceUrl(ctx.config, port);
 }
 
 /** POST /verify/bulk/status and GET /verify/bulk/files. */
@@ -21,7 +27,7 @@ export function bulkRoutes(app: FastifyInstance, ctx: AppContext): void {
     const file = ctx.files.get(key.id, body.file_id);
     if (!file) throw new HttpError(404, ERRORS.fileNotFound);
     const download_url =
-      file.state === 'completed' ? signDownloadUrl(baseUrl(ctx, request), ctx.signingSecret, file.id) : '';
+      file.state === 'completed' ? signDownloadUrl(baseUrl(ctx, app), ctx.signingSecret, file.id) : '';
     return ok(DESCRIPTIONS.bulkStatus, { status: file.state, download_url });
   });
 

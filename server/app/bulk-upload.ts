@@ -3,13 +3,20 @@ import { rm } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
-import { scanUpload } from '../csv/scan';
+import { type ScanProblem, scanUpload } from '../csv/scan';
 import { newId } from '../store/ids';
 import { account } from './auth';
 import type { AppContext } from './context';
 import { ok } from './envelope';
 import { badRequest, HttpError } from './errors';
 import { parseBody, UploadFields } from './validation';
+
+const REFUSALS: Record<ScanProblem, string> = {
+  no_column: ERRORS.missingEmailColumn,
+  no_addresses: ERRORS.noAddresses,
+  too_wide: ERRORS.tooManyColumns,
+  too_short: ERRORS.rowsTooShort,
+};
 
 interface Received {
   fields: Record<string, string>;
@@ -70,7 +77,7 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
       const received = await receive(request, path).catch(asClientError);
       const fields = parseBody(UploadFields, received.fields);
       const scan = await scanUpload(path, fields.emailColumn || null);
-      if (!scan) throw new HttpError(400, ERRORS.missingEmailColumn);
+      if (typeof scan === 'string') throw new HttpError(400, REFUSALS[scan]);
       const file = ctx.files.create({
         id,
         keyId: key.id,

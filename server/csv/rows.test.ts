@@ -54,10 +54,11 @@ describe('scanUpload', () => {
     expect(scan).toMatchObject({ header: ['Name', 'email'], emailIndex: 1, emails: 2 });
   });
 
-  it('is null without the column or without a header', async () => {
-    expect(await scanUpload(file('Name,Mail\nA,a@x.test\n'), null)).toBeNull();
-    expect(await scanUpload(file('Name,Mail\nA,a@x.test\n'), 'Email')).toBeNull();
-    expect(await scanUpload(file(''), null)).toBeNull();
+  it('names the problem: no column, no header, no address', async () => {
+    expect(await scanUpload(file('Name,Mail\nA,a@x.test\n'), null)).toBe('no_column');
+    expect(await scanUpload(file('Name,Mail\nA,a@x.test\n'), 'Email')).toBe('no_column');
+    expect(await scanUpload(file(''), null)).toBe('no_column');
+    expect(await scanUpload(file('Name,Email\nA,\nB, \n'), null)).toBe('no_addresses');
   });
 });
 

@@ -2,8 +2,10 @@ import { type FileHandle, open, rm } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { RESULT_COLUMNS } from '../../lib/api/contract';
 import { emailCell } from '../csv/email-column';
+import { neutraliseCell } from '../csv/formula';
 import { resultCells } from '../csv/result-cells';
 import { fitRow, readRows, toCsvLines } from '../csv/rows';
+import { TimeSlice } from '../csv/time-slice';
 import type { DomainScope, Engine, VerificationResult } from '../engine/types';
 import type { DataPaths } from '../paths';
 import type { FileRow, FileStore, VerdictCounts } from '../store/files';
@@ -65,6 +67,7 @@ interface Pending {
 class FileRun {
   private offset: number;
   private readonly scope: DomainScope;
+  private readonly slice = new TimeSlice();
 
   constructor(
     private readonly deps: FileJobDeps,
@@ -90,7 +93,7 @@ class FileRun {
       if (header) {
         header = false;
         if (this.offset === 0)
-          await this.append([], toCsvLines([[...fitRow(row, file.header_length), ...RESULT_COLUMNS]]));
+          await this.append([], this.line([...fitRow(row, file.header_length), ...RESULT_COLUMNS]));
         continue;
       }
       if (skip > 0) {
@@ -118,11 +121,18 @@ class FileRun {
 
   private async commitRows(pending: Pending[]): Promise<void> {
     const results = await Promise.all(pending.map((p) => p.result));
-    const lines = pending.map((p, i) => [
-      ...fitRow(p.row, this.file.header_length),
-      ...resultCells(results[i] ?? null),
-    ]);
-    await this.append(results, toCsvLines(lines));
+    // A line at a time, giving the event loop a turn every few ms: wide rows are costly.
+    let text = '';
+    for (const [i, p] of pending.entries()) {
+      text += this.line([...fitRow(p.row, this.file.header_length), ...resultCells(results[i] ?? null)]);
+      await this.slice.pause();
+    }
+    await this.append(results, text);
+  }
+
+  /** One CSV line, every cell neutralised against formula injection (docs/design.md §3). */
+  private line(cells: string[]): string {
+    return toCsvLines([cells.map(neutraliseCell)]);
   }
 
   private async verify(email: string): Promise<VerificationResult> {

@@ -63,6 +63,8 @@ export const FAKE_DOMAINS = {
   gmailHosted: 'gmail-hosted.test',
   /** MX named like a Microsoft 365 tenant (`*.mail.protection.outlook.com`), accepts everything: probed. */
   m365Tenant: 'm365-tenant.test',
+  /** Its MX host's name starts with `=` (a formula, should a results CSV carry it verbatim). */
+  formulaMx: 'formula-mx.test',
 } as const;
 
 /** Local parts the "deliverable" behaviour accepts. */
@@ -137,4 +139,6 @@ export const ZONE: Record<string, ZoneEntry> = {
   [D.m365Tenant]: { mx: mxTo('m365-tenant-test.mail.protection.outlook.com') },
   'm365-tenant-test.mail.protection.outlook.com': { a: [SMTP_IP] },
   [`mx.${D.unicodeAscii}`]: { a: [SMTP_IP] },
+  [D.formulaMx]: { mx: mxTo(`=mx.${D.formulaMx}`) },
+  [`=mx.${D.formulaMx}`]: { a: [SMTP_IP] },
 };
