@@ -1,10 +1,15 @@
 /** The text shown for a "Test connection" result. */
 
 import { t } from '@/lib/shared/i18n';
-import type { ConnectionResult } from '@/lib/shared/messages';
+import type { AccountView, ConnectionResult } from '@/lib/shared/messages';
+
+/** " Balance: 1,000 credits." when the service tells it, else ''. */
+function balanceText(account: AccountView | null | undefined): string {
+  return account ? ` ${t('options_balance', account.credits.toLocaleString())}` : '';
+}
 
 export function connectionText(result: ConnectionResult): string {
-  if (result.ok) return t('options_test_ok');
+  if (result.ok) return t('options_test_ok') + balanceText(result.account);
   const texts: Record<typeof result.kind, string> = {
     invalid_key: t('options_test_invalid_key'),
     key_needed: t('options_test_key_needed'),
@@ -15,4 +20,17 @@ export function connectionText(result: ConnectionResult): string {
     server: t('options_test_server'),
   };
   return `${texts[result.kind]} (${result.message})`;
+}
+
+/** Save refused: the service rejected the new key. */
+export function keyRefusedText(detail: string): string {
+  return t('options_key_refused', detail);
+}
+
+/** Saved, with what the check of a new key found (its balance, or that it could not be checked). */
+export function savedText(check: ConnectionResult | null): string {
+  const saved = t('options_saved');
+  if (!check) return saved;
+  if (check.ok) return saved + balanceText(check.account);
+  return `${saved} ${t('options_saved_unchecked', connectionText(check))}`;
 }

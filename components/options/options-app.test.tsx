@@ -20,6 +20,7 @@ vi.mock('@/lib/shared/messages', () => ({
 const settings: SettingsView = {
   serviceUrl: '',
   hasApiKey: false,
+  apiKeyHint: '',
   defaultMode: 'catch_all',
   cacheTtlHours: 168,
   enabledSites: [],

@@ -5,7 +5,7 @@ import { fromMessageError } from '@/lib/api/errors';
 import { checkServiceUrl } from '@/lib/api/service-url';
 import { t } from '@/lib/shared/i18n';
 import { type SettingsPatch, type SettingsView, sendMessage } from '@/lib/shared/messages';
-import { connectionText } from './connection-test';
+import { connectionText, keyRefusedText, savedText } from './connection-test';
 import { Field } from './field';
 import { requestServiceOrigin } from './permissions';
 
@@ -26,6 +26,8 @@ export function SettingsForm({ view, onSaved }: Props) {
   const [ttl, setTtl] = useState(String(view.cacheTtlHours));
   const [budget, setBudget] = useState(String(view.autoVerifyBudget));
   const [status, setStatus] = useState<Status>(null);
+  /** A key the service refused on Save: pressing Save again with it stores it anyway. */
+  const [refusedKey, setRefusedKey] = useState<string | null>(null);
 
   /** Checks the URL and asks for its origin; must run first in a click handler (user gesture). */
   const prepareUrl = async (): Promise<boolean> => {
@@ -63,11 +65,23 @@ export function SettingsForm({ view, onSaved }: Props) {
     const patch: SettingsPatch = { serviceUrl, defaultMode: mode, cacheTtlHours, autoVerifyBudget };
     if (apiKey.trim() !== '') patch.apiKey = apiKey;
     try {
+      // A new key is tried first: one the service refuses is stored only when Save is pressed again.
+      const confirmed = patch.apiKey !== undefined && patch.apiKey === refusedKey;
+      const check =
+        patch.apiKey && serviceUrl.trim() && !confirmed
+          ? await sendMessage('testConnection', { serviceUrl, apiKey })
+          : null;
+      if (check && !check.ok && check.kind === 'invalid_key') {
+        setRefusedKey(patch.apiKey ?? null);
+        setStatus({ tone: 'error', text: keyRefusedText(check.message) });
+        return;
+      }
+      setRefusedKey(null);
       const saved = await sendMessage('saveSettings', patch);
       setApiKey('');
       setServiceUrl(saved.serviceUrl);
       onSaved(saved);
-      setStatus({ tone: 'ok', text: t('options_saved') });
+      setStatus({ tone: 'ok', text: savedText(check) });
     } catch (err) {
       setStatus({ tone: 'error', text: fromMessageError(err).message });
     }
@@ -114,8 +128,8 @@ export function SettingsForm({ view, onSaved }: Props) {
         onInput={setApiKey}
       />
       {view.hasApiKey && (
-        <p id="api-key-hint" class="hint">
-          {t('options_api_key_stored')}
+        <p id="api-key-hint" class="hint" data-testid="key-fingerprint">
+          {t('options_api_key_stored_hint', view.apiKeyHint)}
         </p>
       )}
 

@@ -24,6 +24,7 @@ vi.mock('@/lib/shared/messages', () => ({
     const view: SettingsView = {
       serviceUrl: '',
       hasApiKey: false,
+      apiKeyHint: '',
       defaultMode: 'catch_all',
       cacheTtlHours: 168,
       enabledSites: sites,

@@ -1,14 +1,19 @@
-/** The toolbar popup: Verify, Upload and Files tabs, one error banner, one live status line. */
+/**
+ * The toolbar popup: the balance in the header, one error banner, and the Verify, Upload and
+ * Files tabs — or, until a service and key are saved, a setup card instead of the forms.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { SiteToggle } from '../site-toggle/site-toggle';
+import { AccountProvider, Balance, LowBalanceHint } from './account';
 import { ApiStatusProvider } from './api-status';
 import { ErrorBanner } from './error-banner';
 import { FilesPanel } from './files/files-panel';
 import { LiveStatusProvider } from './live-status';
 import { OfflineNotice } from './offline-notice';
+import { SetupCard } from './setup-card';
 import { Tabs } from './tabs';
 import { UploadPanel } from './upload/upload-panel';
 import { useInterval } from './use-interval';
@@ -20,41 +25,98 @@ function heartbeat() {
   sendMessage('popupHeartbeat').catch(() => {});
 }
 
-export function App() {
+/** Whether a service URL and a key are saved: null until known. */
+function useConfigured(): boolean | null {
+  const [configured, setConfigured] = useState<boolean | null>(null);
+  useEffect(() => {
+    const load = () =>
+      sendMessage('getSettings').then(
+        (view) => setConfigured(view.serviceUrl !== '' && view.hasApiKey),
+        () => setConfigured(false),
+      );
+    void load();
+    // Settings saved in the options page while the popup is open (a tab opened as the popup).
+    addEventListener('focus', load);
+    return () => removeEventListener('focus', load);
+  }, []);
+  return configured;
+}
+
+function Tools() {
   const [tab, setTab] = useState('verify');
+  const [filesQuery, setFilesQuery] = useState({ text: '', version: 0 });
+  const showFile = (name: string) => {
+    setFilesQuery((prev) => ({ text: name, version: prev.version + 1 }));
+    setTab('files');
+  };
+  return (
+    <Tabs
+      label={t('popup_tabs_label')}
+      selected={tab}
+      onSelect={setTab}
+      tabs={[
+        { id: 'verify', label: t('popup_tab_verify'), panel: <VerifyPanel /> },
+        { id: 'upload', label: t('popup_tab_upload'), panel: <UploadPanel onShowFile={showFile} /> },
+        {
+          id: 'files',
+          label: t('popup_tab_files'),
+          panel: <FilesPanel active={tab === 'files'} query={filesQuery} />,
+        },
+      ]}
+    />
+  );
+}
+
+export function App() {
+  const configured = useConfigured();
   useEffect(heartbeat, []);
   useInterval(heartbeat, HEARTBEAT_MS);
   return (
     <ApiStatusProvider>
       <LiveStatusProvider>
-        <div class="popup">
-          <header class="top">
-            <h1>{t('extName')}</h1>
-            <button
-              type="button"
-              class="link-button"
-              onClick={() => {
-                void browser.runtime.openOptionsPage();
-              }}
-            >
-              {t('popup_settings')}
-            </button>
-          </header>
-          <OfflineNotice />
-          <ErrorBanner />
-          <SiteToggle />
-          <Tabs
-            label={t('popup_tabs_label')}
-            selected={tab}
-            onSelect={setTab}
-            tabs={[
-              { id: 'verify', label: t('popup_tab_verify'), panel: <VerifyPanel /> },
-              { id: 'upload', label: t('popup_tab_upload'), panel: <UploadPanel /> },
-              { id: 'files', label: t('popup_tab_files'), panel: <FilesPanel active={tab === 'files'} /> },
-            ]}
-          />
-        </div>
+        <AccountGate configured={configured} />
       </LiveStatusProvider>
     </ApiStatusProvider>
+  );
+}
+
+function AccountGate({ configured }: { configured: boolean | null }) {
+  const header = (
+    <header class="top">
+      <h1>{t('extName')}</h1>
+      {configured && <Balance />}
+      <button
+        type="button"
+        class="link-button"
+        onClick={() => {
+          void browser.runtime.openOptionsPage();
+        }}
+      >
+        {t('popup_settings')}
+      </button>
+    </header>
+  );
+  if (configured === null) return <div class="popup">{header}</div>;
+  if (!configured) {
+    return (
+      <div class="popup">
+        {header}
+        <div class="panel-body">
+          <SetupCard />
+        </div>
+      </div>
+    );
+  }
+  return (
+    <AccountProvider>
+      <div class="popup">
+        {header}
+        <LowBalanceHint />
+        <OfflineNotice />
+        <ErrorBanner />
+        <SiteToggle />
+        <Tools />
+      </div>
+    </AccountProvider>
   );
 }

@@ -19,6 +19,7 @@ describe('preflight', () => {
       rowCount: 3,
       nonEmpty: [3, 2, 2],
       emailLike: [0, 2, 0],
+      sampledNonEmpty: [3, 2, 2],
       emailColumn: 1,
     });
   });

@@ -20,6 +20,8 @@ export interface PreflightSummary {
   nonEmpty: number[];
   /** Per column: sampled values that look like email addresses. */
   emailLike: number[];
+  /** Per column: non-empty values among the sampled rows (the first SAMPLE_ROWS). */
+  sampledNonEmpty?: number[];
   /** The preselected email column, or -1. */
   emailColumn: number;
 }
@@ -27,7 +29,7 @@ export interface PreflightSummary {
 export type PreflightResult = PreflightSummary | { ok: false; error: PreflightError };
 
 export const PREVIEW_ROWS = 5;
-const SAMPLE_ROWS = 500;
+export const SAMPLE_ROWS = 500;
 
 export function preflight(bytes: Uint8Array): PreflightResult {
   if (bytes.length > MAX_UPLOAD_BYTES) return { ok: false, error: 'too_large' };
@@ -38,6 +40,7 @@ export function preflight(bytes: Uint8Array): PreflightResult {
   const preview: string[][] = [];
   let nonEmpty: number[] = [];
   let emailLike: number[] = [];
+  let sampledNonEmpty: number[] = [];
   let rowCount = 0;
   Papa.parse<string[]>(sniffed.text, {
     skipEmptyLines: 'greedy',
@@ -46,6 +49,7 @@ export function preflight(bytes: Uint8Array): PreflightResult {
         headers = data.map((h) => h.trim());
         nonEmpty = headers.map(() => 0);
         emailLike = headers.map(() => 0);
+        sampledNonEmpty = headers.map(() => 0);
         return;
       }
       if (rowCount < PREVIEW_ROWS) preview.push(data);
@@ -55,7 +59,9 @@ export function preflight(bytes: Uint8Array): PreflightResult {
         const cell = data[i]?.trim() ?? '';
         if (cell === '') continue;
         nonEmpty[i] = (nonEmpty[i] ?? 0) + 1;
-        if (sampled && looksLikeEmail(cell)) emailLike[i] = (emailLike[i] ?? 0) + 1;
+        if (!sampled) continue;
+        sampledNonEmpty[i] = (sampledNonEmpty[i] ?? 0) + 1;
+        if (looksLikeEmail(cell)) emailLike[i] = (emailLike[i] ?? 0) + 1;
       }
     },
   });
@@ -66,5 +72,5 @@ export function preflight(bytes: Uint8Array): PreflightResult {
   }
   if (rowCount === 0) return { ok: false, error: 'no_rows' };
   const emailColumn = detectEmailColumn(head, emailLike);
-  return { ok: true, headers: head, preview, rowCount, nonEmpty, emailLike, emailColumn };
+  return { ok: true, headers: head, preview, rowCount, nonEmpty, emailLike, sampledNonEmpty, emailColumn };
 }

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CHECK_NAMES, FILE_STATES, MODES, REASONS, VERDICTS } from '../api/contract';
-import type { MarkStatus } from '../shared/messages';
+import { type MarkStatus, SUBSETS } from '../shared/messages';
 import {
   checkFolders,
   checkPlaceholders,
@@ -33,6 +33,7 @@ const DYNAMIC = {
   popup_reason_: REASONS,
   popup_state_: FILE_STATES,
   popup_status_: STATUSES,
+  popup_subset_: SUBSETS,
 };
 
 describe('message keys', () => {

@@ -4,7 +4,7 @@
  * content scripts may call only the messages listed in CONTENT_SCRIPT_MESSAGES.
  */
 import { defineExtensionMessaging } from '@webext-core/messaging';
-import type { FileList, Mode } from '../api/contract';
+import type { FileList, FileRecord, Mode } from '../api/contract';
 import type { ApiErrorKind } from '../api/errors';
 
 /** A verdict as the extension shows it, whatever service produced it. */
@@ -40,6 +40,8 @@ export interface SettingsView {
   serviceUrl: string;
   /** True when a key is stored; the key itself never leaves the background. */
   hasApiKey: boolean;
+  /** A fingerprint of the stored key (`vm_…2xs`), or '' when none is stored. */
+  apiKeyHint: string;
   defaultMode: Mode;
   cacheTtlHours: number;
   enabledSites: string[];
@@ -56,8 +58,15 @@ export interface SettingsPatch {
   autoVerifyBudget?: number;
 }
 
+/** The balance of the key (`GET /account`, our service only: null where the service has no such endpoint). */
+export interface AccountView {
+  credits: number;
+  expiresAt: string | null;
+  label: string | null;
+}
+
 export type ConnectionResult =
-  | { ok: true }
+  | { ok: true; account?: AccountView | null }
   | {
       ok: false;
       kind:
@@ -83,7 +92,19 @@ export interface BulkJobView {
   error: string | null;
   /** The kind of failure (e.g. `payment_required`), when it came from the service or the network. */
   errorKind?: ApiErrorKind | null;
+  /** Rows verified so far and rows in the file, once the service's file record tells them. */
+  done?: number | null;
+  total?: number | null;
   createdAt: number;
+}
+
+/** The result subsets offered under "More download options". */
+export const SUBSETS = ['deliverable', 'deliverable_and_risky', 'undeliverable'] as const;
+export type Subset = (typeof SUBSETS)[number];
+
+/** The first rows of a results CSV: the address and its verdict. */
+export interface ResultPreview {
+  rows: { email: string; status: string; reason: string }[];
 }
 
 export interface ProtocolMap {
@@ -113,6 +134,19 @@ export interface ProtocolMap {
   listJobs(): BulkJobView[];
   listFiles(data: { page: number; pageSize: number; search?: string }): FileList;
   downloadResults(data: { fileId: string; fileName: string }): { downloadId: number | null; url: string };
+  /** Streams the results CSV and saves only the rows of `subset` as `<name>-<subset>.csv`. */
+  downloadSubset(data: { fileId: string; fileName: string; subset: Subset }): {
+    downloadId: number | null;
+    rows: number;
+  };
+  /** The first `limit` rows of a completed file's results. */
+  previewResults(data: { fileId: string; limit: number }): ResultPreview;
+  /** The service's record of one file (counts, credits), or null when the list does not show it. */
+  getFile(data: { fileId: string; fileName: string }): FileRecord | null;
+  /** Removes a finished upload from the popup's list. */
+  dismissJob(data: { id: string }): void;
+  /** The key's balance, or null when the service does not tell it (404). */
+  getAccount(): AccountView | null;
   /** The popup says it is open: poll faster until it closes. */
   popupHeartbeat(): void;
   /** "Check this page": mark the addresses of this tab once (activeTab), even on a site not enabled. */

@@ -87,5 +87,25 @@ export async function pruneJobs(now = Date.now()): Promise<void> {
 
 export function toBulkView(job: BulkJob): BulkJobView {
   const { id, fileId, fileName, phase, progress, error, createdAt } = job;
-  return { id, fileId, fileName, phase, progress, error, errorKind: job.errorKind ?? null, createdAt };
+  const rows = { done: job.done ?? null, total: job.total ?? null };
+  return {
+    id,
+    fileId,
+    fileName,
+    phase,
+    progress,
+    error,
+    errorKind: job.errorKind ?? null,
+    ...rows,
+    createdAt,
+  };
+}
+
+/** Removes a finished bulk job from the list (a running one stays: it is still paid for and polled). */
+export async function dismissJob(id: string): Promise<void> {
+  await update<Job[]>(
+    KEY,
+    (jobs = []) => jobs.filter((job) => job.id !== id || isRunning(job)),
+    idbStore('jobs'),
+  );
 }

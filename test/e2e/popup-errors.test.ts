@@ -15,6 +15,7 @@ import {
   openPopup,
   screenshotBothThemes,
   selectTab,
+  textOf,
   waitForSelectorText,
 } from './testing/popup-page';
 import { waitFor } from './testing/process-guard';
@@ -137,7 +138,11 @@ describe('popup error states (Chromium, real service)', () => {
     await selectTab(page, 'One address');
     await verifyIn(page, 'info@deliverable.test');
     expect(await banner(page, 'network')).toMatch(
-      /Offline: the service cannot be reached\. Queued work waits/,
+      /Offline: the service cannot be reached\. Verimark keeps checking; queued work continues/,
+    );
+    // The check was not sent: the popup keeps it and says so.
+    expect(await textOf(page, '[data-testid=verify-queued]')).toMatch(
+      /^Not sent yet: the service cannot be reached\. info@deliverable\.test is sent as soon as it answers again/,
     );
     await selectTab(page, 'CSV upload');
     const phase = await page.evaluate(() =>
@@ -153,6 +158,19 @@ describe('popup error states (Chromium, real service)', () => {
       env: { PORT: port, SMTP_TIMEOUT_MS: '4000' },
     });
     extra.push(back);
+    // The popup asks again by itself (backoff): the banner goes, and the kept check is sent.
+    await waitFor(
+      () =>
+        page.evaluate(
+          () => document.querySelector('[role=alert][data-error-kind=network]') === null || undefined,
+        ),
+      60_000,
+      'the offline banner to clear once the service answers',
+    );
+    await selectTab(page, 'One address');
+    await waitForSelectorText(page, '[data-testid=verdict]', /Deliverable\s*info@deliverable\.test/, 60_000);
+    expect(await page.$('[data-testid=verify-queued]')).toBeNull();
+    await selectTab(page, 'CSV upload');
     await waitFor(
       () =>
         page.evaluate(

@@ -1,13 +1,21 @@
-/** A file's counts as a small stacked bar, with the same numbers in words for screen readers. */
+/**
+ * A file's breakdown: a stacked bar and its legend — a swatch, the count and the percentage of
+ * each verdict — so the bar is never the only place the numbers are.
+ */
 import type { FileRecord } from '@/lib/api/contract';
 import { t } from '@/lib/shared/i18n';
 import { formatNumber } from '../format';
 
-const PARTS = ['deliverable', 'undeliverable', 'risky', 'unknown'] as const;
+const PARTS = ['deliverable', 'risky', 'undeliverable', 'unknown'] as const;
+
+/** Whole percentages; a part above zero never shows as 0 %. */
+function percentOf(count: number, total: number): number {
+  if (total === 0 || count === 0) return 0;
+  return Math.max(1, Math.round((count / total) * 100));
+}
 
 export function CountsBar({ counts }: { counts: FileRecord['meta_data'] }) {
   const total = PARTS.reduce((sum, part) => sum + counts[part], 0);
-  const words = PARTS.map((part) => t(`popup_count_${part}`, formatNumber(counts[part]))).join(', ');
   return (
     <div class="counts">
       <div class="bar" aria-hidden="true">
@@ -22,9 +30,15 @@ export function CountsBar({ counts }: { counts: FileRecord['meta_data'] }) {
             ) : null,
           )}
       </div>
-      <p class="counts-text" data-testid="counts">
-        {words}
-      </p>
+      <ul class="legend" data-testid="counts">
+        {PARTS.map((part) => (
+          <li key={part} class={`status-${part}`}>
+            <span class="swatch" aria-hidden="true" />
+            {t(`popup_count_${part}`, formatNumber(counts[part]))}
+            {total > 0 && <span class="percent"> ({percentOf(counts[part], total)}%)</span>}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

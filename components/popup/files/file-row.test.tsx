@@ -1,9 +1,24 @@
 // @vitest-environment happy-dom
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { until } from '@/components/testing/wait';
 import type { FileRecord } from '@/lib/api/contract';
-import { FileRow } from './file-row';
+
+const sent: { type: string; data: unknown }[] = [];
+vi.mock('@/lib/shared/messages', async (original) => ({
+  ...(await original<typeof import('@/lib/shared/messages')>()),
+  sendMessage: vi.fn(async (type: string, data: unknown) => {
+    sent.push({ type, data });
+    if (type === 'downloadSubset') return { downloadId: 1, rows: 6 };
+    if (type === 'downloadResults') return { downloadId: 1, url: 'x' };
+    if (type === 'previewResults')
+      return { rows: [{ email: 'ada@x.test', status: 'deliverable', reason: 'accepted_email' }] };
+    throw new Error(`unexpected ${type}`);
+  }),
+}));
+
+const { FileRow } = await import('./file-row');
 
 const base: FileRecord = {
   _id: 'f1',
@@ -17,29 +32,62 @@ const base: FileRecord = {
   updatedAt: '2026-11-21T09:05:00.000Z',
 };
 
-function show(file: FileRecord, onDownload = vi.fn()) {
-  act(() => render(<FileRow file={file} onDownload={onDownload} />, document.body));
-  return onDownload;
-}
-
+const show = (file: FileRecord) => act(() => render(<FileRow file={file} />, document.body));
 const text = (selector: string) => document.querySelector(selector)?.textContent ?? '';
+const button = (name: string) =>
+  [...document.querySelectorAll('button')].find((b) => b.textContent === name) as
+    | HTMLButtonElement
+    | undefined;
 
 describe('FileRow', () => {
+  beforeEach(() => {
+    sent.length = 0;
+  });
   afterEach(() => render(null, document.body));
 
-  it('shows name, state, credits, counts in words and a bar, and downloads', () => {
-    const onDownload = show(base);
+  it('shows name, state, credits, a bar and a legend with counts and percentages', () => {
+    show(base);
     expect(text('.file-name')).toBe('leads.csv');
     expect(text('.pill')).toBe('Completed');
     expect(text('.file-meta')).toContain('Credits: 10 used, 1 refunded');
-    expect(text('[data-testid=counts]')).toBe('6 deliverable, 2 undeliverable, 1 risky, 1 unknown');
+    const legend = [...document.querySelectorAll('[data-testid=counts] li')].map((li) => li.textContent);
+    expect(legend).toEqual([
+      '6 deliverable (60%)',
+      '1 risky (10%)',
+      '2 undeliverable (20%)',
+      '1 unknown (10%)',
+    ]);
     const widths = [...document.querySelectorAll<HTMLElement>('.seg')].map((s) => s.style.width);
-    expect(widths).toEqual(['60%', '20%', '10%', '10%']);
-    const button = document.querySelector('button');
-    expect(button?.textContent).toBe('Download');
-    expect(button?.getAttribute('aria-label')).toBe('Download results of leads.csv');
-    act(() => button?.click());
-    expect(onDownload).toHaveBeenCalledWith(base);
+    expect(widths).toEqual(['60%', '10%', '20%', '10%']);
+  });
+
+  it('downloads all rows, or a subset chosen in "More download options"', async () => {
+    show(base);
+    expect(button('Download')?.getAttribute('aria-label')).toBe('Download results of leads.csv');
+    await act(() => button('Download')?.click());
+    const more = button('More download options');
+    expect(more?.getAttribute('aria-expanded')).toBe('false');
+    await act(() => more?.click());
+    const items = [...document.querySelectorAll('[role=menuitem]')].map((i) => i.textContent);
+    expect(items).toEqual(['Deliverable only', 'Deliverable and risky', 'Undeliverable only']);
+    await act(() => button('Deliverable and risky')?.click());
+    await until(() => expect(sent).toHaveLength(2));
+    expect(sent).toEqual([
+      { type: 'downloadResults', data: { fileId: 'f1', fileName: 'leads.csv' } },
+      {
+        type: 'downloadSubset',
+        data: { fileId: 'f1', fileName: 'leads.csv', subset: 'deliverable_and_risky' },
+      },
+    ]);
+    expect(document.querySelector('[role=menu]')).toBeNull();
+  });
+
+  it('previews the first rows with verdict chips', async () => {
+    show(base);
+    await act(() => button('Show first rows')?.click());
+    await until(() => expect(document.querySelector('.chip')).not.toBeNull());
+    expect(text('.preview-email')).toBe('ada@x.test');
+    expect(text('.chip')).toBe('Deliverable');
   });
 
   it('shows progress while processing, and no download', () => {
@@ -49,7 +97,7 @@ describe('FileRow', () => {
       meta_data: { deliverable: 3, undeliverable: 1, risky: 0, unknown: 0 },
     });
     expect(text('.pill')).toBe('Processing 40%');
-    expect(document.querySelector('button')).toBeNull();
+    expect(button('Download')).toBeUndefined();
   });
 
   it('explains a failed file', () => {

@@ -1,12 +1,16 @@
-/** One bulk file: name, state, date, counts, credits, and "Download" once completed. */
+/** One bulk file: name, state, date, credits, the breakdown, downloads and a preview once completed. */
+import { useState } from 'preact/hooks';
 import { FILE_STATES, type FileRecord, type FileState } from '@/lib/api/contract';
 import { t } from '@/lib/shared/i18n';
 import { formatDate, formatNumber } from '../format';
 import { CountsBar } from './counts-bar';
+import { DownloadActions } from './download-actions';
+import { ResultsPreview } from './results-preview';
 
 const isFileState = (state: string): state is FileState => (FILE_STATES as readonly string[]).includes(state);
 
-export function FileRow({ file, onDownload }: { file: FileRecord; onDownload: (file: FileRecord) => void }) {
+export function FileRow({ file }: { file: FileRecord }) {
+  const [previewing, setPreviewing] = useState(false);
   const state = isFileState(file.state) ? t(`popup_state_${file.state}`) : file.state;
   // While processing, the counts grow towards the credits taken: that is the progress.
   const { deliverable, undeliverable, risky, unknown } = file.meta_data;
@@ -15,6 +19,7 @@ export function FileRow({ file, onDownload }: { file: FileRecord; onDownload: (f
     file.state === 'processing' && total > 0
       ? Math.min(99, Math.floor(((deliverable + undeliverable + risky + unknown) / total) * 100))
       : null;
+  const completed = file.state === 'completed';
   return (
     <li class={`file state-${file.state}`} data-testid="file-row" data-state={file.state}>
       <div class="file-line">
@@ -23,28 +28,29 @@ export function FileRow({ file, onDownload }: { file: FileRecord; onDownload: (f
           {percent === null ? state : t('popup_phase_processing_percent', percent)}
         </span>
       </div>
-      <div class="file-line">
-        <span class="file-meta muted">
-          {formatDate(file.createdAt)}
-          <br />
-          {t(
-            'popup_file_credits',
-            formatNumber(file.options.credit_usage),
-            formatNumber(file.options.credit_refund),
-          )}
-        </span>
-        {file.state === 'completed' && (
+      <p class="file-meta muted">
+        {formatDate(file.createdAt)} ·{' '}
+        {t(
+          'popup_file_credits',
+          formatNumber(file.options.credit_usage),
+          formatNumber(file.options.credit_refund),
+        )}
+      </p>
+      <CountsBar counts={file.meta_data} />
+      {completed && (
+        <div class="file-actions">
+          <DownloadActions fileId={file._id} fileName={file.file_name} />
           <button
             type="button"
-            class="secondary"
-            onClick={() => onDownload(file)}
-            aria-label={t('popup_download_named', file.file_name)}
+            class="link-button"
+            aria-expanded={previewing}
+            onClick={() => setPreviewing(!previewing)}
           >
-            {t('popup_download')}
+            {previewing ? t('popup_preview_hide') : t('popup_preview_show')}
           </button>
-        )}
-      </div>
-      <CountsBar counts={file.meta_data} />
+        </div>
+      )}
+      {completed && previewing && <ResultsPreview fileId={file._id} fileName={file.file_name} />}
       {file.state === 'failed' && <p class="form-error">{t('popup_file_failed')}</p>}
     </li>
   );

@@ -1,10 +1,14 @@
-/** Every bulk file under the key (from this browser or elsewhere), searchable, a page at a time. */
+/**
+ * Every bulk file under the key (from this browser or elsewhere), searchable, a page at a time.
+ * A list that cannot be loaded says why, with "Retry", instead of "Loading…" for ever.
+ */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { FileList, FileRecord } from '@/lib/api/contract';
+import type { FileList } from '@/lib/api/contract';
+import type { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
-import { useApi } from '../api-status';
-import { useAnnounce } from '../live-status';
+import { useApi, useRecovered } from '../api-status';
+import { errorText } from '../error-text';
 import { useDebounced, useInterval } from '../use-interval';
 import { FileRow } from './file-row';
 import { Pager } from './pager';
@@ -13,36 +17,46 @@ export const PAGE_SIZE = 5;
 const SEARCH_DEBOUNCE_MS = 300;
 const REFRESH_MS = 3000;
 
-export function FilesPanel({ active }: { active: boolean }) {
+export function FilesPanel({
+  active,
+  query: asked = { text: '', version: 0 },
+}: {
+  active: boolean;
+  /** A search set from elsewhere (an upload's "Show in Files"); each new version applies. */
+  query?: { text: string; version: number };
+}) {
   const call = useApi();
-  const announce = useAnnounce();
-  const [search, setSearch] = useState('');
+  const recovered = useRecovered();
+  const [search, setSearch] = useState(asked.text);
   const query = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
   const [list, setList] = useState<FileList | null>(null);
+  const [failure, setFailure] = useState<ApiError | null>(null);
+  const [loading, setLoading] = useState(false);
   const latest = useRef(0);
 
   const load = async () => {
     const data = { page, pageSize: PAGE_SIZE, ...(query ? { search: query } : {}) };
     const request = ++latest.current;
-    const result = await call(() => sendMessage('listFiles', data), 'files');
+    setLoading(true);
+    const outcome = await call.result(() => sendMessage('listFiles', data), 'files');
     // A refresh or an older page/search may answer after a newer one: keep the newest.
-    if (result && request === latest.current) setList(result);
+    if (request !== latest.current) return;
+    setLoading(false);
+    if (outcome.ok) {
+      setList(outcome.value);
+      setFailure(null);
+    } else if (outcome.error) setFailure(outcome.error);
   };
+  useEffect(() => {
+    if (asked.version > 0) setSearch(asked.text);
+  }, [asked.version]);
   useEffect(() => setPage(1), [query]);
   useEffect(() => {
     if (active) void load();
-  }, [active, page, query]);
-  useInterval(() => void load(), active ? REFRESH_MS : null);
-
-  const download = async (file: FileRecord) => {
-    announce(t('popup_download_starting', file.file_name));
-    const result = await call(
-      () => sendMessage('downloadResults', { fileId: file._id, fileName: file.file_name }),
-      'download',
-    );
-    if (result) announce(t('popup_download_started', file.file_name));
-  };
+  }, [active, page, query, recovered]);
+  // Refreshes keep going while the list shows; after a failure the service watch takes over.
+  useInterval(() => void load(), active && !failure ? REFRESH_MS : null);
 
   return (
     <div class="panel-body">
@@ -55,7 +69,14 @@ export function FilesPanel({ active }: { active: boolean }) {
           onInput={(event) => setSearch(event.currentTarget.value)}
         />
       </div>
-      {list === null ? (
+      {failure ? (
+        <div class="panel-error" data-testid="files-error">
+          <p>{t('popup_files_failed', errorText(failure))}</p>
+          <button type="button" class="secondary" disabled={loading} onClick={() => void load()}>
+            {t('popup_retry')}
+          </button>
+        </div>
+      ) : list === null ? (
         <p class="muted">{t('popup_loading')}</p>
       ) : list.files.length === 0 ? (
         <p class="muted" data-testid="files-empty">
@@ -64,11 +85,11 @@ export function FilesPanel({ active }: { active: boolean }) {
       ) : (
         <ul class="files" data-testid="files" aria-label={t('popup_files_label')}>
           {list.files.map((file) => (
-            <FileRow key={file._id} file={file} onDownload={download} />
+            <FileRow key={file._id} file={file} />
           ))}
         </ul>
       )}
-      {list && list.totalCount > 0 && (
+      {!failure && list && list.totalCount > 0 && (
         <Pager page={list.page} pageSize={list.pageSize} total={list.totalCount} onPage={setPage} />
       )}
     </div>

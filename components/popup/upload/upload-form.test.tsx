@@ -60,3 +60,58 @@ describe('UploadForm', () => {
     expect(upload()?.disabled).toBe(false);
   });
 });
+
+describe('UploadForm, balance and column sanity', () => {
+  const render2 = (s: PreflightSummary, column: number, credits?: number) =>
+    act(() =>
+      render(
+        <UploadForm
+          summary={s}
+          choices={{ column, mode: 'catch_all', fileName: 'x.csv' }}
+          onChange={() => undefined}
+          onUpload={() => undefined}
+          busy={false}
+          account={credits === undefined ? null : { credits, expiresAt: null, label: null }}
+        />,
+        document.body,
+      ),
+    );
+  const upload = () => document.querySelector<HTMLButtonElement>('button[type="submit"]');
+  const phones: PreflightSummary = {
+    ok: true,
+    headers: ['Email', 'Phone'],
+    preview: [],
+    rowCount: 12,
+    nonEmpty: [12, 12],
+    emailLike: [12, 0],
+    sampledNonEmpty: [12, 12],
+    emailColumn: 0,
+  };
+
+  it('says what the upload takes and what the key has', async () => {
+    await render2(phones, 0, 1000);
+    expect(document.querySelector('[data-testid="credits"]')?.textContent).toBe(
+      'Credits this upload takes: 12 (addresses: 12, rows: 12), you have 1,000.',
+    );
+    expect(upload()?.disabled).toBe(false);
+  });
+
+  it('refuses nicely when the balance is short, keeping Upload off', async () => {
+    await render2(phones, 0, 5);
+    expect(document.querySelector('[data-testid="credits-short"]')?.textContent).toMatch(
+      /^Not enough credits: this upload takes 12 and the key has 5\./,
+    );
+    expect(upload()?.disabled).toBe(true);
+  });
+
+  it('asks for a confirmation when fewer than half of the values look like addresses', async () => {
+    await render2(phones, 1);
+    expect(document.querySelector('[data-testid="column-doubt"] p')?.textContent).toBe(
+      '0 of 12 values look like email addresses. Is this the right column?',
+    );
+    expect(upload()?.disabled).toBe(true);
+    const box = document.querySelector<HTMLInputElement>('[data-testid="column-doubt"] input[type=checkbox]');
+    await act(() => box?.click());
+    expect(upload()?.disabled).toBe(false);
+  });
+});

@@ -1,8 +1,11 @@
 /** "Email column", "Mode", file name, the credits the upload will take, and "Upload". */
+import { useEffect, useState } from 'preact/hooks';
 import { MODES, type Mode } from '@/lib/api/contract';
 import type { PreflightSummary } from '@/lib/csv/preflight';
 import { t } from '@/lib/shared/i18n';
+import type { AccountView } from '@/lib/shared/messages';
 import { formatNumber } from '../format';
+import { columnDoubt } from './column-doubt';
 
 export interface UploadChoices {
   column: number;
@@ -16,15 +19,23 @@ export function UploadForm({
   onChange,
   onUpload,
   busy,
+  account,
 }: {
   summary: PreflightSummary;
   choices: UploadChoices;
   onChange: (choices: UploadChoices) => void;
   onUpload: () => void;
   busy: boolean;
+  /** The balance, when the service tells it (undefined while asked, null when it does not). */
+  account?: AccountView | null;
 }) {
   const credits = choices.column >= 0 ? (summary.nonEmpty[choices.column] ?? 0) : null;
   const problem = columnProblem(summary.headers, choices.column);
+  const doubt = problem ? null : columnDoubt(summary, choices.column);
+  const [confirmed, setConfirmed] = useState(false);
+  // A confirmation is for one column: choosing another asks again.
+  useEffect(() => setConfirmed(false), [choices.column]);
+  const short = account && credits !== null && credits > account.credits ? account.credits : null;
   return (
     <form
       class="upload-form"
@@ -81,13 +92,47 @@ export function UploadForm({
         <p class="credits" data-testid="credits">
           {credits === null
             ? t('popup_credits_choose_column')
-            : t('popup_credits', formatNumber(credits), formatNumber(summary.rowCount))}
+            : account
+              ? t(
+                  'popup_credits_balance',
+                  formatNumber(credits),
+                  formatNumber(account.credits),
+                  formatNumber(summary.rowCount),
+                )
+              : t('popup_credits', formatNumber(credits), formatNumber(summary.rowCount))}
         </p>
+      )}
+      {short !== null && credits !== null && (
+        <p class="form-error" role="alert" data-testid="credits-short">
+          {t('popup_credits_short', formatNumber(credits), formatNumber(short))}
+        </p>
+      )}
+      {doubt && (
+        <div class="doubt" data-testid="column-doubt">
+          <p role="alert">
+            {t('popup_column_doubt', formatNumber(doubt.emailLike), formatNumber(doubt.sampled))}
+          </p>
+          <label class="check-label">
+            <input
+              type="checkbox"
+              checked={confirmed}
+              onChange={(event) => setConfirmed(event.currentTarget.checked)}
+            />
+            {t('popup_column_doubt_confirm')}
+          </label>
+        </div>
       )}
       <button
         type="submit"
         class="primary wide"
-        disabled={busy || problem !== null || credits === null || credits === 0}
+        disabled={
+          busy ||
+          problem !== null ||
+          credits === null ||
+          credits === 0 ||
+          short !== null ||
+          (doubt !== null && !confirmed)
+        }
       >
         {t('popup_upload_button')}
       </button>

@@ -12,6 +12,7 @@ import { runPreflight } from '@/lib/csv/run-preflight';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { deleteUploadBlob, stageUpload } from '@/lib/storage/upload-blobs';
+import { useAccount } from '../account';
 import { useApi } from '../api-status';
 import { useAnnounce } from '../live-status';
 import { CsvPreview } from './csv-preview';
@@ -26,8 +27,9 @@ type Stage =
   | { kind: 'refused'; file: File; error: PreflightError | 'failed' }
   | { kind: 'ready'; file: File; summary: PreflightSummary };
 
-export function UploadPanel() {
+export function UploadPanel({ onShowFile }: { onShowFile?: (fileName: string) => void }) {
   const call = useApi();
+  const { account, refresh: refreshAccount } = useAccount();
   const announce = useAnnounce();
   const [stage, setStage] = useState<Stage>({ kind: 'idle' });
   const [defaultMode, setDefaultMode] = useState<Mode>(DEFAULT_MODE);
@@ -111,6 +113,15 @@ export function UploadPanel() {
     setStage({ kind: 'idle' });
     setJobsVersion((v) => v + 1);
     announce(t('popup_upload_started', job.fileName));
+    refreshAccount();
+  };
+
+  /** "Retry" on a failed upload: the file must be chosen again (the browser keeps no path to it). */
+  const chooseAgain = () => {
+    const input = document.querySelector<HTMLInputElement>('#csv-file');
+    input?.focus();
+    input?.scrollIntoView({ block: 'nearest' });
+    input?.click();
   };
 
   return (
@@ -131,10 +142,11 @@ export function UploadPanel() {
             onChange={setChoices}
             onUpload={upload}
             busy={busy}
+            account={account}
           />
         </>
       )}
-      <JobsList version={jobsVersion} />
+      <JobsList version={jobsVersion} onRetry={chooseAgain} onShowFile={onShowFile} />
     </div>
   );
 }

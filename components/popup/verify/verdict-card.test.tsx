@@ -57,3 +57,61 @@ describe('VerdictCard', () => {
     expect(document.querySelector('[data-testid=suggestion]')).toBeNull();
   });
 });
+
+describe('VerdictCard, honest flags and next steps', () => {
+  afterEach(() => render(null, document.body));
+  const checksText = () => [...document.querySelectorAll('.check')].map((c) => c.textContent);
+
+  it('does not state server checks as facts on a domain that does not exist, and says both for a listed one', () => {
+    const gmial: VerdictView = {
+      ...verdict,
+      email: 'someone@gmial.com',
+      checks: {
+        syntax: true,
+        mx_found: false,
+        smtp_connected: false,
+        catch_all: false,
+        disposable: true,
+        role_account: false,
+        free_provider: null,
+      },
+      extra: {},
+    };
+    act(() => render(<VerdictCard verdict={gmial} onSuggestion={() => {}} />, document.body));
+    expect(checksText()).toEqual([
+      'Well formedyes',
+      'Mail server foundno',
+      'Server reachablenot tested',
+      'Catch-allnot tested',
+      'Disposableon the list, but the domain does not exist',
+      'Role accountno',
+      'Free providernot tested',
+    ]);
+    expect(document.querySelector('.suggestion')?.textContent).toBe('Did you mean ada@gmail.com?');
+  });
+
+  it('says an unknown verdict was refunded and when to try again', () => {
+    const unknown: VerdictView = { ...verdict, status: 'unknown', reason: 'greylisted', suggestion: null };
+    act(() => render(<VerdictCard verdict={unknown} onSuggestion={() => {}} />, document.body));
+    expect(text('[data-testid=verdict-advice]')).toBe(
+      'The credit was refunded. The mail server asked to wait: try again in about 15 minutes.',
+    );
+  });
+
+  it('copies a summary and verifies again on request', async () => {
+    const onAgain = vi.fn();
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    act(() =>
+      render(<VerdictCard verdict={verdict} onSuggestion={() => {}} onAgain={onAgain} />, document.body),
+    );
+    const buttons = [...document.querySelectorAll('button')];
+    await act(async () => buttons.find((b) => b.textContent === 'Copy')?.click());
+    expect(writeText).toHaveBeenCalledWith(
+      'ada@gmial.com: Undeliverable — The domain does not exist. — Did you mean ada@gmail.com?',
+    );
+    expect(buttons.find((b) => b.textContent === 'Copied')).toBeDefined();
+    act(() => buttons.find((b) => b.textContent === 'Verify again')?.click());
+    expect(onAgain).toHaveBeenCalledOnce();
+  });
+});

@@ -1,19 +1,40 @@
-/** The outcome of one verification: status, reason, checks, did-you-mean, and where it came from. */
-
+/**
+ * The outcome of one verification: status, reason, what to do next, checks (untested ones said
+ * so, never shown as facts), did-you-mean, where it came from, "Copy" and "Verify again".
+ */
+import { useState } from 'preact/hooks';
 import { t } from '@/lib/shared/i18n';
 import type { VerdictView } from '@/lib/shared/messages';
 import { formatAge } from '../format';
-import { checkName, checkValue, reasonText, statusText } from './verdict-text';
+import { shownChecks, summaryText } from './verdict-checks';
+import { adviceText, reasonText, statusText } from './verdict-text';
+
+function sourceText(verdict: VerdictView): string {
+  if (verdict.status === 'invalid') return t('popup_checked_locally');
+  return verdict.cached ? t('popup_cached_age', formatAge(verdict.verifiedAt)) : t('popup_verified_now');
+}
 
 export function VerdictCard({
   verdict,
   onSuggestion,
+  onAgain,
 }: {
   verdict: VerdictView;
   onSuggestion: (email: string) => void;
+  onAgain?: () => void;
 }) {
-  const checks = Object.entries(verdict.checks);
+  const [copied, setCopied] = useState(false);
+  const checks = shownChecks(verdict);
   const extra = Object.entries(verdict.extra);
+  const advice = adviceText(verdict);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(summaryText(verdict));
+      setCopied(true);
+    } catch {
+      setCopied(false);
+    }
+  };
   return (
     <article
       class={`card verdict status-${verdict.status}`}
@@ -25,9 +46,14 @@ export function VerdictCard({
         <span class="verdict-email">{verdict.email}</span>
       </header>
       <p class="verdict-reason">{verdict.error ?? reasonText(verdict.reason)}</p>
+      {advice && (
+        <p class="verdict-advice" data-testid="verdict-advice">
+          {advice}
+        </p>
+      )}
       {verdict.suggestion && (
         <p class="suggestion">
-          {t('popup_did_you_mean')}{' '}
+          {t('popup_did_you_mean_before')}{' '}
           <button
             type="button"
             class="link-button"
@@ -36,14 +62,15 @@ export function VerdictCard({
           >
             {verdict.suggestion}
           </button>
+          {t('popup_did_you_mean_after')}
         </p>
       )}
       {checks.length > 0 && (
         <dl class="checks">
-          {checks.map(([name, value]) => (
-            <div key={name} class={`check check-${value === null ? 'na' : value ? 'yes' : 'no'}`}>
-              <dt>{checkName(name)}</dt>
-              <dd>{checkValue(value)}</dd>
+          {checks.map((check) => (
+            <div key={check.name} class={`check check-${check.tone}${check.note ? ' check-wide' : ''}`}>
+              <dt>{check.label}</dt>
+              <dd>{check.value}</dd>
             </div>
           ))}
           {verdict.mxHost && (
@@ -61,12 +88,18 @@ export function VerdictCard({
         </dl>
       )}
       <p class="verdict-source" data-testid="verdict-source">
-        {verdict.status === 'invalid'
-          ? t('popup_checked_locally')
-          : verdict.cached
-            ? t('popup_cached_age', formatAge(verdict.verifiedAt))
-            : t('popup_verified_now')}
+        {sourceText(verdict)}
       </p>
+      <div class="verdict-actions">
+        <button type="button" class="secondary" onClick={() => void copy()}>
+          {copied ? t('popup_copied') : t('popup_copy')}
+        </button>
+        {onAgain && verdict.status !== 'invalid' && (
+          <button type="button" class="secondary" onClick={onAgain} data-testid="verify-again">
+            {t('popup_verify_again')}
+          </button>
+        )}
+      </div>
     </article>
   );
 }

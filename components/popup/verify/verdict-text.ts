@@ -1,7 +1,7 @@
 /** Words for a verdict's status, reason and checks. Unknown reasons are shown as the service sent them. */
 import { CHECK_NAMES, REASONS, type Reason } from '@/lib/api/contract';
-import { t } from '@/lib/shared/i18n';
-import type { MarkStatus } from '@/lib/shared/messages';
+import { type MessageKey, t } from '@/lib/shared/i18n';
+import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
 
 const isReason = (reason: string): reason is Reason => (REASONS as readonly string[]).includes(reason);
 
@@ -25,4 +25,21 @@ export function checkName(check: string): string {
 export function checkValue(value: boolean | null): string {
   if (value === null) return t('popup_check_untested');
   return value ? t('popup_yes') : t('popup_no');
+}
+
+/** When to try an unknown verdict again, by reason. */
+const RETRY_ADVICE: Record<string, MessageKey> = {
+  greylisted: 'popup_advice_greylisted',
+  smtp_timeout: 'popup_advice_unreachable',
+  smtp_unreachable: 'popup_advice_unreachable',
+  smtp_error: 'popup_advice_unreachable',
+  blocked: 'popup_advice_blocked',
+  accept_all_provider: 'popup_advice_accept_all',
+};
+
+/** What an unknown verdict means for the credit and when to try again; null for other verdicts. */
+export function adviceText(verdict: VerdictView): string | null {
+  if (verdict.status !== 'unknown') return null;
+  const when = t(RETRY_ADVICE[verdict.reason ?? ''] ?? 'popup_advice_later');
+  return `${t('popup_unknown_refunded')} ${when}`;
 }

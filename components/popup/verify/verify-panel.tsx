@@ -3,7 +3,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { checkEmail } from '@/lib/shared/address';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage, type VerdictView } from '@/lib/shared/messages';
-import { useApi } from '../api-status';
+import { useAccount } from '../account';
+import { useApi, useRecovered } from '../api-status';
 import { useAnnounce } from '../live-status';
 import { RecentLookups } from './recent-lookups';
 import { VerdictCard } from './verdict-card';
@@ -38,6 +39,10 @@ export function VerifyPanel() {
   const [busy, setBusy] = useState(false);
   const [verdict, setVerdict] = useState<VerdictView | null>(null);
   const [recent, setRecent] = useState<VerdictView[]>([]);
+  /** An address whose check could not be sent (service unreachable): sent when the service is back. */
+  const [queued, setQueued] = useState<string | null>(null);
+  const recovered = useRecovered();
+  const { refresh: refreshAccount } = useAccount();
 
   const loadRecent = async () => {
     const list = await call(() => sendMessage('recentLookups', { limit: RECENT_LIMIT }), 'local');
@@ -47,7 +52,7 @@ export function VerifyPanel() {
     void loadRecent();
   }, []);
 
-  const verify = async (raw: string) => {
+  const verify = async (raw: string, force = false) => {
     const { email, valid } = checkEmail(raw);
     if (email === '') return;
     if (!valid) {
@@ -57,17 +62,31 @@ export function VerifyPanel() {
     }
     setBusy(true);
     setVerdict(null);
+    setQueued(null);
     announce(t('popup_verifying', email));
-    const result = await call(() => sendMessage('verifyEmail', { email }), 'verify');
+    const outcome = await call.result(
+      () => sendMessage('verifyEmail', force ? { email, force } : { email }),
+      'verify',
+    );
     setBusy(false);
-    if (!result) {
-      announce('');
+    if (!outcome.ok) {
+      // Not sent at all: kept, and sent as soon as the service answers again (while the popup is open).
+      if (outcome.error?.kind === 'network') {
+        setQueued(email);
+        announce(t('popup_verify_queued', email));
+      } else announce('');
       return;
     }
+    const result = outcome.value;
     setVerdict(result);
     announce(t('popup_announce_verdict', result.email, statusText(result.status)));
     void loadRecent();
+    if (!result.cached && result.status !== 'invalid') refreshAccount();
   };
+
+  useEffect(() => {
+    if (recovered > 0 && queued) void verify(queued);
+  }, [recovered]);
 
   const onSuggestion = (suggestion: string) => {
     const next = suggestedAddress(verdict?.email ?? input, suggestion);
@@ -104,7 +123,18 @@ export function VerifyPanel() {
       </form>
       <div class="verdict-slot">
         {busy && <p class="muted">{t('popup_verifying', checkEmail(input).email)}</p>}
-        {verdict && <VerdictCard verdict={verdict} onSuggestion={onSuggestion} />}
+        {queued && !busy && (
+          <p class="queued" data-testid="verify-queued">
+            {t('popup_verify_queued', queued)}
+          </p>
+        )}
+        {verdict && (
+          <VerdictCard
+            verdict={verdict}
+            onSuggestion={onSuggestion}
+            onAgain={() => void verify(verdict.email, true)}
+          />
+        )}
       </div>
       <RecentLookups
         lookups={recent}

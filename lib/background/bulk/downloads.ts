@@ -12,7 +12,6 @@ import { getClient } from '../core/service';
 
 /** Longest base name kept, in UTF-8 bytes: with the suffix well under every file system's 255. */
 export const MAX_BASE_BYTES = 120;
-const SUFFIX = '-verified.csv';
 /**
  * Characters Chromium's downloads API refuses in a file name (it fails the whole download with
  * "Invalid filename"): path separators, `: * ? " < > |`, control and invisible format characters
@@ -53,20 +52,25 @@ function capBytes(text: string, max: number): string {
  * `leads.csv` → `leads-verified.csv`: one file name (no folders), nothing a downloads API
  * refuses or rewrites, no leading dot (hidden file), a length cap, and `.csv` once at the end.
  */
-export function resultFileName(fileName: string): string {
+export function resultFileName(fileName: string, suffix = 'verified'): string {
   const cleaned = trimEnds(fileName.normalize('NFC').replace(UNSAFE, '_'));
   const base = trimEnds(capBytes(cleaned, MAX_BASE_BYTES)) || 'results';
-  return `${DEVICE.test(base) ? '_' : ''}${base}${SUFFIX}`;
+  return `${DEVICE.test(base) ? '_' : ''}${base}-${suffix}.csv`;
 }
 
-export async function downloadResults(input: { fileId: string; fileName: string }) {
+/** A fresh signed URL of a completed file's results CSV, absolute. */
+export async function resultsUrl(fileId: string): Promise<string> {
   const client = await getClient();
-  const status = await client.bulkStatus(input.fileId);
+  const status = await client.bulkStatus(fileId);
   if (status.download_url === '') {
     throw new ApiError('bad_request', t('bg_results_not_ready'));
   }
   const { serviceUrl } = await getSettings();
-  const url = new URL(status.download_url, `${serviceUrl.replace(/\/+$/, '')}/`).toString();
+  return new URL(status.download_url, `${serviceUrl.replace(/\/+$/, '')}/`).toString();
+}
+
+export async function downloadResults(input: { fileId: string; fileName: string }) {
+  const url = await resultsUrl(input.fileId);
   let downloadId: number | null = null;
   try {
     downloadId = await browser.downloads.download({ url, filename: resultFileName(input.fileName) });

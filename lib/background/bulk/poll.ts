@@ -21,18 +21,22 @@ function phaseOf(status: string, downloadUrl = ''): BulkJobView['phase'] {
   return 'queued';
 }
 
-/** Progress 0..1 from the file record's counts (they grow while processing). */
-async function progressOf(client: ApiClient, job: BulkJob): Promise<number | null> {
+type Progress = Pick<BulkJob, 'progress' | 'done' | 'total'>;
+
+/** Progress 0..1 and rows done of total from the file record's counts (they grow while processing). */
+async function progressOf(client: ApiClient, job: BulkJob): Promise<Progress> {
+  const unchanged = { progress: job.progress, done: job.done ?? null, total: job.total ?? null };
   try {
     const list = await client.listFiles({ page: 1, pageSize: 25, search: job.fileName });
     const record = list.files.find((file) => file._id === job.fileId);
-    if (!record) return job.progress;
+    if (!record) return unchanged;
     const { deliverable, undeliverable, unknown, risky } = record.meta_data;
     const total = record.options.credit_usage;
-    if (!total) return job.progress;
-    return Math.min(1, (deliverable + undeliverable + unknown + risky) / total);
+    if (!total) return unchanged;
+    const done = Math.min(total, deliverable + undeliverable + unknown + risky);
+    return { progress: done / total, done, total };
   } catch {
-    return job.progress;
+    return unchanged;
   }
 }
 
@@ -60,10 +64,11 @@ async function pollOne(client: ApiClient, job: BulkJob): Promise<void> {
       errorKind: null,
     });
   }
-  const progress = phase === 'processing' ? await progressOf(client, job) : job.progress;
+  const progress: Progress =
+    phase === 'processing' ? await progressOf(client, job) : { progress: job.progress };
   // An overlapping poll may have finished the job meanwhile: never move it back.
   await updateBulkJob(job.id, (current) =>
-    current.notified ? {} : { phase, progress, error: null, errorKind: null },
+    current.notified ? {} : { phase, ...progress, error: null, errorKind: null },
   );
 }
 

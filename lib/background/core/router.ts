@@ -3,13 +3,16 @@
  * against its sender first (authorize.ts). To add a handler: add its entry to `handlers`.
  */
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
-import { fromMessageError } from '../../api/errors';
-import { onMessage, type ProtocolMap } from '../../shared/messages';
-import { type BulkJob, getJobs, toBulkView } from '../../storage/jobs';
+import { ApiError, fromMessageError } from '../../api/errors';
+import { onMessage, type ProtocolMap, SUBSETS } from '../../shared/messages';
+import { type BulkJob, dismissJob, getJobs, toBulkView } from '../../storage/jobs';
 import { getRecent } from '../../storage/verdict-cache';
 import { downloadResults } from '../bulk/downloads';
+import { getFile } from '../bulk/file-record';
 import { pollBulkJobs } from '../bulk/poll';
+import { downloadSubset, previewResults } from '../bulk/results-download';
 import { startBulkUpload } from '../bulk/upload';
+import { getAccount } from '../settings/account';
 import { contentConfig, getSettingsView, saveSettings, testConnection } from '../settings/settings-handlers';
 import { checkThisPage, loadPopover } from '../sites/check-page';
 import { checkAddressList, registerFound } from '../verify/content-found';
@@ -49,6 +52,14 @@ export const handlers: { [K in Type]: Handler<K> } = {
       .reverse(),
   listFiles: async (data) => (await getClient()).listFiles(data),
   downloadResults: (data) => downloadResults(data),
+  downloadSubset: (data) => {
+    if (!SUBSETS.includes(data?.subset)) throw new ApiError('bad_request', 'Unknown subset');
+    return downloadSubset(data);
+  },
+  previewResults: (data) => previewResults(data),
+  getFile: (data) => getFile(data),
+  dismissJob: (data) => dismissJob(data.id),
+  getAccount: () => getAccount(),
   checkThisPage: (data) => checkThisPage(data.tabId),
   popupHeartbeat: () => {
     onPopupHeartbeat(pollBulkJobs);

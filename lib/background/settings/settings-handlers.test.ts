@@ -18,15 +18,31 @@ beforeEach(async () => {
 
 describe('testConnection', () => {
   it('reports OK for a working URL and key, using the free list call', async () => {
-    server.setScript(() => list);
-    expect(await testConnection({ serviceUrl: server.url, apiKey: 'k' })).toEqual({ ok: true });
+    server.setScript((req) => (req.path === '/account' ? fail(404, 'Not Found') : list));
+    expect(await testConnection({ serviceUrl: server.url, apiKey: 'k' })).toEqual({
+      ok: true,
+      account: null,
+    });
     expect(server.requests[0]?.path).toBe('/verify/bulk/files');
     expect(server.requests[0]?.headers['x-api-key']).toBe('k');
   });
 
+  it('tells the balance when the service has GET /account', async () => {
+    server.setScript((req) =>
+      req.path === '/account'
+        ? ok('Account fetched successfully', { credits: 1979, expires_at: null, label: 'sales' })
+        : list,
+    );
+    expect(await testConnection({ serviceUrl: server.url, apiKey: 'k' })).toEqual({
+      ok: true,
+      account: { credits: 1979, expiresAt: null, label: 'sales' },
+    });
+    expect(server.requests.map((r) => r.path)).toEqual(['/verify/bulk/files', '/account']);
+  });
+
   it('falls back to the stored URL and key', async () => {
     await configure(server.url, 'stored-key');
-    expect(await testConnection({})).toEqual({ ok: true });
+    expect(await testConnection({})).toMatchObject({ ok: true });
     expect(server.requests[0]?.headers['x-api-key']).toBe('stored-key');
   });
 
@@ -43,11 +59,14 @@ describe('testConnection', () => {
       });
       expect(other.requests).toHaveLength(0);
       // With the key typed on screen, the typed URL is tested with that key only.
-      expect(await testConnection({ serviceUrl: other.url, apiKey: 'typed-key' })).toEqual({ ok: true });
-      expect(other.requests.map((r) => r.headers['x-api-key'])).toEqual(['typed-key']);
+      // (The list call, then the balance: both with that key.)
+      expect(await testConnection({ serviceUrl: other.url, apiKey: 'typed-key' })).toMatchObject({
+        ok: true,
+      });
+      expect(new Set(other.requests.map((r) => r.headers['x-api-key']))).toEqual(new Set(['typed-key']));
       // The saved URL (as typed, or written differently) still works with the saved key.
-      expect(await testConnection({ serviceUrl: `${server.url}/` })).toEqual({ ok: true });
-      expect(server.requests.map((r) => r.headers['x-api-key'])).toEqual(['stored-key']);
+      expect(await testConnection({ serviceUrl: `${server.url}/` })).toMatchObject({ ok: true });
+      expect(new Set(server.requests.map((r) => r.headers['x-api-key']))).toEqual(new Set(['stored-key']));
     } finally {
       await other.close();
     }

@@ -7,10 +7,11 @@ import type { ConnectionResult, SettingsPatch, SettingsView } from '../../shared
 import { siteEnabled } from '../../shared/site-patterns';
 import { getApiKey, setApiKey } from '../../storage/api-key';
 import { getSettings, normalizeSites, type Settings, updateSettings } from '../../storage/settings';
+import { keyFingerprint, toAccountView } from './account';
 
 export async function getSettingsView(): Promise<SettingsView> {
   const [settings, apiKey] = await Promise.all([getSettings(), getApiKey()]);
-  return { ...settings, hasApiKey: apiKey !== '' };
+  return { ...settings, hasApiKey: apiKey !== '', apiKeyHint: keyFingerprint(apiKey) };
 }
 
 const bad = (message: string) => new ApiError('bad_request', message, 400);
@@ -50,7 +51,7 @@ export async function saveSettings(patch: SettingsPatch): Promise<SettingsView> 
   return getSettingsView();
 }
 
-/** A free call (the file list, one row) that proves URL, key and subscription. */
+/** A free call (the file list, one row) that proves URL, key and subscription; then the balance, where told. */
 export async function testConnection(input: {
   serviceUrl?: string;
   apiKey?: string;
@@ -68,7 +69,9 @@ export async function testConnection(input: {
   const client = createApiClient({ baseUrl: check.url, apiKey, timeoutMs: 10_000, retry: { attempts: 1 } });
   try {
     await client.listFiles({ page: 1, pageSize: 1 });
-    return { ok: true };
+    // The balance is a bonus: a service without `/account` (or a failure here) still passed.
+    const account = await client.getAccount().then(toAccountView, () => null);
+    return { ok: true, account };
   } catch (err) {
     const error = err instanceof ApiError ? err : new ApiError('server', String(err));
     switch (error.kind) {

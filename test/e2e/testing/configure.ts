@@ -34,8 +34,21 @@ export async function configureThroughOptions(
     await fill(page, 'Service URL', serviceUrl);
     await fill(page, 'API key', apiKey);
     await click(page, 'Save');
-    const status = await statusText(page);
-    if (!/\bsaved\b/i.test(status)) throw new Error(`The options page did not save: ${status}`);
+    let status = await statusText(page);
+    // A key the service refuses is stored only when the user confirms by pressing Save again.
+    if (/^Not saved: the service refused/.test(status)) {
+      const refused = status;
+      await click(page, 'Save');
+      status = await waitFor(
+        async () => {
+          const next = await statusText(page);
+          return next !== refused ? next : undefined;
+        },
+        20_000,
+        'the options page to save after the confirmation',
+      );
+    }
+    if (!/^Saved\b/.test(status)) throw new Error(`The options page did not save: ${status}`);
   } finally {
     await page.close().catch(() => undefined);
   }

@@ -1,0 +1,64 @@
+/**
+ * The key's balance (`GET /account`, when the service tells it): shown in the header as
+ * "N credits", compared with what an upload takes, and a hint when it runs low. `undefined`
+ * while unknown; null when the service does not tell it (then nothing is shown).
+ */
+import { type ComponentChildren, createContext } from 'preact';
+import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks';
+import { t } from '@/lib/shared/i18n';
+import { type AccountView, sendMessage } from '@/lib/shared/messages';
+import { useApi, useRecovered } from './api-status';
+import { formatNumber } from './format';
+
+/** Below this many credits the header says the balance is low. */
+export const LOW_BALANCE = 50;
+
+interface AccountContextValue {
+  account: AccountView | null | undefined;
+  refresh: () => void;
+}
+
+const AccountContext = createContext<AccountContextValue>({ account: undefined, refresh: () => {} });
+
+export function AccountProvider({ children }: { children: ComponentChildren }) {
+  const call = useApi();
+  const recovered = useRecovered();
+  const [account, setAccount] = useState<AccountView | null | undefined>(undefined);
+  const refresh = useCallback(() => {
+    void call(() => sendMessage('getAccount'), 'account').then((result) => {
+      if (result !== undefined) setAccount(result);
+    });
+  }, [call]);
+  useEffect(refresh, [recovered]);
+  const value = useMemo(() => ({ account, refresh }), [account, refresh]);
+  return <AccountContext.Provider value={value}>{children}</AccountContext.Provider>;
+}
+
+export function useAccount(): AccountContextValue {
+  return useContext(AccountContext);
+}
+
+/** "1,000 credits" in the header; nothing when the service does not tell the balance. */
+export function Balance() {
+  const { account } = useAccount();
+  if (!account) return null;
+  const low = account.credits < LOW_BALANCE;
+  return (
+    <p class={`balance${low ? ' balance-low' : ''}`} data-testid="balance">
+      {t('popup_balance', formatNumber(account.credits))}
+    </p>
+  );
+}
+
+/** Under the header when the balance is low: what it means and what to do. */
+export function LowBalanceHint() {
+  const { account } = useAccount();
+  if (!account || account.credits >= LOW_BALANCE) return null;
+  return (
+    <p class="hint-low" data-testid="low-balance">
+      {account.credits === 0
+        ? t('popup_balance_empty')
+        : t('popup_balance_low', formatNumber(account.credits))}
+    </p>
+  );
+}
