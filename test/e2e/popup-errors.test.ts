@@ -82,12 +82,21 @@ describe('popup error states (Chromium, real service)', () => {
     expect(await banner(page, 'payment_required')).toMatch(/Payment required/);
     await screenshotBothThemes(page, 'error-payment-required');
 
-    // An upload with no credits fails, and the upload list says why.
+    // The header tells the balance, and says what an empty one means.
+    expect(await textOf(page, '[data-testid=balance]')).toBe('0 credits');
+    expect(await textOf(page, '[data-testid=low-balance]')).toMatch(/^No credits left/);
+
+    // An upload the balance cannot pay is refused before "Upload", with the numbers; the file stays chosen.
     await selectTab(page, 'CSV upload');
     await chooseCsv(page, path.join(FIXTURES, 'contacts.csv'));
-    await waitForSelectorText(page, '[data-testid=credits]', /takes: 7 /);
-    await click(page, 'Upload');
-    await waitForSelectorText(page, '[data-testid=jobs] [data-phase=failed]', /Insufficient credits/);
+    await waitForSelectorText(page, '[data-testid=credits]', /takes: 7 .*, you have 0\./);
+    expect(await textOf(page, '[data-testid=credits-short]')).toMatch(
+      /^Not enough credits: this upload takes 7 and the key has 0\..*the file stays chosen\.$/,
+    );
+    expect(await page.$eval('button[type=submit].wide', (b) => (b as HTMLButtonElement).disabled)).toBe(true);
+    expect(await page.$eval('#csv-file', (i) => (i as HTMLInputElement).files?.[0]?.name)).toBe(
+      'contacts.csv',
+    );
     await screenshotBothThemes(page, 'error-upload-payment-required');
     await page.close();
   });

@@ -92,13 +92,22 @@ describe('popup and options states (Chromium, real service, axe)', () => {
     );
     expect(await page.evaluate(() => document.body.textContent)).not.toContain(service.apiKey);
     await click(page, 'Test connection');
-    await waitFor(async () => /^Connection OK/.test(await statusText(page)) || undefined, 20_000, 'OK');
+    const ok = await waitFor(
+      async () => {
+        const text = await statusText(page);
+        return /^Connection OK/.test(text) ? text : undefined;
+      },
+      20_000,
+      'OK',
+    );
+    expect(ok).toMatch(/Balance: [\d,]+ credits\./);
     await look(page, 'options-saved');
     await page.close();
   });
 
   it('verify: the verdict card says what was not tested, offers copy, again, and "Did you mean …?"', async () => {
     const page = await openPopup(session);
+    await waitForSelectorText(page, '[data-testid=balance]', /^[\d,]+ credits$/);
     await look(page, 'verify-empty');
     await fill(page, 'Email address', 'someone@gmial.com');
     await click(page, 'Verify');
