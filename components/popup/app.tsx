@@ -13,6 +13,7 @@ import { ErrorBanner } from './error-banner';
 import { FilesPanel } from './files/files-panel';
 import { LiveStatusProvider } from './live-status';
 import { OfflineNotice } from './offline-notice';
+import { PageActions } from './page-actions/page-actions';
 import { SetupCard } from './setup-card';
 import { Tabs } from './tabs';
 import { UploadPanel } from './upload/upload-panel';
@@ -115,6 +116,7 @@ function AccountGate({ configured }: { configured: boolean | null }) {
         <OfflineNotice />
         <ErrorBanner />
         <SiteToggle />
+        <PageActions />
         <Tools />
       </div>
     </AccountProvider>

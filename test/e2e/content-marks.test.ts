@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useContentEnv } from './testing/content-env';
-import { finalStatuses } from './testing/content-pages';
+import { finalStatuses, sendFromExtensionPage } from './testing/content-pages';
 import { badgeOverlaps, openDialogBox } from './testing/geometry';
 import { ROOT } from './testing/paths';
 import { waitFor } from './testing/process-guard';
@@ -150,5 +150,54 @@ describe('marks in Chromium', () => {
     // The service's verdict for a server this slow (whatever it is), never `error`.
     const [status] = Object.values(await finalStatuses(env.page, ['slow'], 60_000));
     expect(['deliverable', 'risky', 'unknown']).toContain(status);
+  });
+
+  it('answers the popup: the addresses of the page with their status, and "Verify all on this page"', async () => {
+    const options = await env.session.openExtensionPage('options.html');
+    await sendFromExtensionPage(options, 'saveSettings', { autoVerifyBudget: 0 });
+    // A fresh tab: the background caps what one tab may spend, and this one spent above.
+    await env.page.close();
+    env.page = await env.session.browser.newPage();
+    await env.page.bringToFront();
+    await env.page.goto(`${env.fixtures.origin}/budget.html`, { waitUntil: 'load' });
+    const ask = (type: string) =>
+      options.evaluate(
+        async (message) => {
+          const g = globalThis as unknown as {
+            chrome: {
+              tabs: {
+                query(q: object): Promise<{ id?: number }[]>;
+                sendMessage(id: number, m: unknown, o: object): Promise<{ res?: unknown; err?: unknown }>;
+              };
+            };
+          };
+          const [tab] = await g.chrome.tabs.query({ url: 'http://127.0.0.1/*' });
+          return g.chrome.tabs.sendMessage(tab?.id ?? -1, message, { frameId: 0 });
+        },
+        { id: Math.floor(Math.random() * 1e6), type, timestamp: Date.now() },
+      );
+    const statuses = async () => {
+      const reply = (await ask('pageAddresses')) as { res?: { status: string }[] };
+      return (reply.res ?? []).map((a) => a.status).sort();
+    };
+    await waitFor(
+      async () => (await statuses()).join() === 'unverified,unverified,unverified,unverified,unverified',
+      20_000,
+      'five addresses found, none asked (budget 0)',
+    );
+    expect(await ask('verifyPage')).toEqual({ res: { asked: 5 } });
+    let last: string[] = [];
+    await waitFor(
+      async () => {
+        last = await statuses();
+        return last.join() === 'risky,risky,risky,risky,risky';
+      },
+      30_000,
+      'all five verified',
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}: ${last.join()}`);
+    });
+    await sendFromExtensionPage(options, 'saveSettings', { autoVerifyBudget: 100 });
+    await options.close();
   });
 });

@@ -1,0 +1,64 @@
+/** What the page actions show: counts by status in words, the cost of "Verify all", and the CSV. */
+import { type MessageKey, t } from '@/lib/shared/i18n';
+import type { PageAddress, PageStatus } from '@/lib/shared/page-messages';
+
+/** Order of the counts in the summary: verdicts first, then what still needs the user. */
+const ORDER: readonly PageStatus[] = [
+  'deliverable',
+  'undeliverable',
+  'risky',
+  'unknown',
+  'invalid',
+  'error',
+  'pending',
+  'unverified',
+];
+
+const COUNT_KEY: Record<PageStatus, MessageKey> = {
+  deliverable: 'popup_page_n_deliverable',
+  undeliverable: 'popup_page_n_undeliverable',
+  risky: 'popup_page_n_risky',
+  unknown: 'popup_page_n_unknown',
+  invalid: 'popup_page_n_invalid',
+  error: 'popup_page_n_error',
+  pending: 'popup_page_n_pending',
+  unverified: 'popup_page_n_unverified',
+};
+
+export function countByStatus(addresses: readonly PageAddress[]): Map<PageStatus, number> {
+  const counts = new Map<PageStatus, number>();
+  for (const { status } of addresses) counts.set(status, (counts.get(status) ?? 0) + 1);
+  return counts;
+}
+
+/** "This page: 12 addresses — 8 deliverable, 1 undeliverable, 3 not verified yet". */
+export function summaryText(addresses: readonly PageAddress[]): string {
+  const counts = countByStatus(addresses);
+  const parts = ORDER.filter((s) => counts.has(s)).map((s) => t(COUNT_KEY[s], counts.get(s) ?? 0));
+  return addresses.length === 1
+    ? t('popup_page_summary_one', parts.join(', '))
+    : t('popup_page_summary', addresses.length, parts.join(', '));
+}
+
+/** Addresses "Verify all" would ask the service about: one credit each. */
+export function toVerify(addresses: readonly PageAddress[]): number {
+  return addresses.filter((a) => a.status === 'unverified' || a.status === 'error').length;
+}
+
+export function verifyAllLabel(credits: number): string {
+  if (credits === 0) return t('popup_page_verify_none');
+  return credits === 1 ? t('popup_page_verify_all_one') : t('popup_page_verify_all', credits);
+}
+
+/** A CSV cell: quoted when needed, and a leading =, +, - or @ defused (spreadsheets run formulas). */
+function cell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** The page's addresses with their verdicts: `email,status,reason`, CRLF lines. */
+export function pageCsv(addresses: readonly PageAddress[]): string {
+  const lines = ['email,status,reason'];
+  for (const a of addresses) lines.push([a.email, a.status, a.reason ?? ''].map(cell).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
