@@ -200,4 +200,29 @@ describe('marks in Chromium', () => {
     await sendFromExtensionPage(options, 'saveSettings', { autoVerifyBudget: 100 });
     await options.close();
   });
+
+  it('marks recipients in real Gmail markup and in Outlook-like compose markup; the body never', async () => {
+    // The Gmail capture loads avatars from Google: not waited for (no network here).
+    await env.page.goto(`${env.fixtures.origin}/gmail-chip.html`, { waitUntil: 'domcontentloaded' });
+    await waitFor(
+      () =>
+        env.page.evaluate(() =>
+          document.querySelector('[data-hovercard-id]')?.hasAttribute('data-verimark-status'),
+        ),
+      20_000,
+      'the Gmail chip to be marked',
+    );
+    expect(await env.page.$$eval('[data-verimark-status]', (els) => els.length)).toBe(1);
+    await env.page.goto(`${env.fixtures.origin}/outlook-compose.html`, { waitUntil: 'load' });
+    expect(await finalStatuses(env.page, ['owa-to-1', 'owa-to-2', 'owa-cc-1'])).toEqual({
+      'owa-to-1': 'deliverable',
+      'owa-to-2': 'undeliverable',
+      'owa-cc-1': 'deliverable',
+    });
+    expect(
+      await env.page.$$eval('[contenteditable="true"] [data-verimark-status]', (els) => els.length),
+    ).toBe(3);
+    expect(await env.page.$$eval('[aria-label="Message body"] verimark-badge', (els) => els.length)).toBe(0);
+    expect(await badgeOverlaps(env.page)).toEqual([]);
+  });
 });

@@ -30,6 +30,8 @@ export function createBadge(doc: Document, signal: AbortSignal, activate: (badge
   el.setAttribute('role', 'button');
   el.setAttribute('aria-haspopup', 'dialog');
   el.setAttribute('aria-expanded', 'false');
+  // Inside an editable region (Outlook's recipient wells) the badge is not part of the text.
+  el.setAttribute('contenteditable', 'false');
   let inline = false;
 
   const badge: Badge = {
