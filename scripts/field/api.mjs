@@ -19,7 +19,6 @@ export async function startService({ root, dir, port, dnsPort, smtpPort, greylis
       SMTP_PORT: String(smtpPort),
       SMTP_HELO: 'probe.field.test',
       SMTP_FROM: 'probe@field.test',
-      SMTP_TIMEOUT_MS: '5000',
       ALLOW_PRIVATE_MX: '1',
       GREYLIST_RETRY_MS: String(greylistRetryMs),
       LOG_LEVEL: 'debug',

@@ -21,7 +21,9 @@ import { CASES, matches } from './cases.mjs';
 import { ensureAptTools, ensureExim, ensurePostfix } from './packages.mjs';
 import { freePort, portFreeOn, stopAll, useTempDir } from './processes.mjs';
 import {
+  POSTFIX_HOSTS,
   parseTranscript,
+  readGreeting,
   startBusyListener,
   startExim,
   startKnot,
@@ -31,17 +33,17 @@ import {
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Set(process.argv.slice(2));
-const MX_HOSTS = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.6'];
+const MX_HOSTS = ['127.0.0.2', ...POSTFIX_HOSTS, '127.0.0.6'];
 const POSTGREY_DELAY_S = 2;
 const GREYLIST_RETRY_MS = 4000;
 
 async function smtpPort() {
   for (const port of [2525, 2526, 2587, 12525]) if (await portFreeOn(MX_HOSTS, port)) return port;
-  throw new Error('no free SMTP port on 127.0.0.2-6');
+  throw new Error('no free SMTP port on 127.0.0.2-9');
 }
 
 /** Where the servers write their SMTP transcripts, and how far each has been read. */
-function transcripts(files, busy) {
+function transcripts(files, busy, greetings) {
   const sizeOf = (file) => (existsSync(file) ? statSync(file).size : 0);
   return {
     mark: () => ({ sizes: files.map(sizeOf), busy: busy.length }),
@@ -52,7 +54,8 @@ function transcripts(files, busy) {
       files.forEach((file, i) => {
         if (!existsSync(file)) return;
         const text = readFileSync(file).subarray(mark.sizes[i]).toString('utf8');
-        for (const { command, reply } of parseTranscript(text)) {
+        for (const { command, reply } of parseTranscript(text, greetings)) {
+          if (command === '(connect)') replies.push(`${reply} (greeting)`);
           const rcpt = /^RCPT TO:<([^>]*)>/i.exec(command)?.[1]?.toLowerCase();
           if (rcpt === email.toLowerCase()) replies.push(reply);
           else if (rcpt?.startsWith('vm-') && rcpt.endsWith(`@${domain}`)) replies.push(`random: ${reply}`);
@@ -115,8 +118,10 @@ async function main() {
   });
   checkLoopbackOnly([dnsPort, postgreyPort, smtp, servicePort]);
 
+  const greetings = new Map();
+  for (const host of POSTFIX_HOSTS) greetings.set(host, await readGreeting(host, smtp));
   const cases = CASES.filter((c) => exim || c.server !== 'exim');
-  const log = transcripts(logs, busy);
+  const log = transcripts(logs, busy, greetings);
   const rows = [];
   for (const c of cases) {
     const mark = log.mark();
@@ -144,6 +149,8 @@ async function main() {
       `| ${cell(c.what)} | \`${cell(c.email)}\` (${c.mode}) | ${cell(reply)} | ${pass ? '' : '**'}${verdict}${pass ? '' : '** ✗'} | ${c.expect.status}/${c.expect.reason} | ${b}${bulkPass ? '' : ' ✗'} |`,
     );
   }
+  console.log('\nGreetings:');
+  for (const [host, line] of greetings) console.log(`  ${host}: ${line}`);
   if (!exim) console.log('\nExim cases skipped (no Exim).');
   const failed = rows.filter((r) => !r.pass || !r.bulkPass);
   console.log(`\n${rows.length - failed.length}/${rows.length} cases as expected (single and bulk).`);

@@ -48,12 +48,14 @@ export async function startPostgrey(dir, port, delaySeconds) {
   await waitForPort('127.0.0.1', port, 15_000, child);
 }
 
+export const POSTFIX_HOSTS = ['127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.7', '127.0.0.8', '127.0.0.9'];
+
 export async function startPostfix(dir, prefix, smtpPort, postgreyPort) {
   const conf = path.join(dir, 'postfix');
   for (const sub of ['postfix', 'postfix-queue', 'postfix-data'])
     mkdirSync(path.join(dir, sub), { recursive: true });
   chownTo(path.join(dir, 'postfix-data'), 'postfix');
-  for (const name of ['local-users', 'virtual', 'recipient-access', 'blocked.cidr']) {
+  for (const name of ['local-users', 'virtual', 'recipient-access', 'blocked.cidr', 'postscreen.cidr']) {
     copyFileSync(path.join(TEMPLATES, name), path.join(conf, name));
   }
   render('main.cf', conf, { DIR: dir, PREFIX: prefix });
@@ -67,8 +69,7 @@ export async function startPostfix(dir, prefix, smtpPort, postgreyPort) {
     env,
     logFile: path.join(dir, 'postfix-master.out'),
   });
-  for (const host of ['127.0.0.3', '127.0.0.4', '127.0.0.5'])
-    await waitForPort(host, smtpPort, 15_000, master);
+  for (const host of POSTFIX_HOSTS) await waitForPort(host, smtpPort, 15_000, master);
   return path.join(dir, 'postfix.log');
 }
 
@@ -102,14 +103,51 @@ export async function startExim(dir, binary, smtpPort) {
   return path.join(dir, 'exim.debug');
 }
 
+/** The first line a server sends on a fresh connection (read once, before the cases). */
+export function readGreeting(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    let text = '';
+    const done = (value) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.setTimeout(5000, () => done('(no greeting)'));
+    socket.on('data', (chunk) => {
+      text += chunk;
+      const end = text.indexOf('\r\n');
+      if (end >= 0) {
+        socket.write('QUIT\r\n');
+        done(text.slice(0, end));
+      }
+    });
+    socket.on('error', (error) => done(`(${error.message})`));
+    socket.on('close', () => done(text || '(closed)'));
+  });
+}
+
 /**
- * Commands and replies from a Postfix (debug_peer_list) or Exim (-d) transcript:
- * `[{ pid, command, reply }]`, a reply being every line the server sent back.
+ * Commands and replies from a Postfix (debug_peer_list; postscreen's reject lines) or Exim
+ * (-d) transcript: `[{ pid, command, reply }]`, a reply being the first line sent back.
+ * `greetings` (address → greeting line) turns postscreen's CONNECT lines into the greeting
+ * it sent, when that was not a 220.
  */
-export function parseTranscript(text) {
+export function parseTranscript(text, greetings = new Map()) {
   const exchanges = [];
   const open = new Map();
   for (const line of text.split('\n')) {
+    const connect = /postscreen\[(\d+)\]: CONNECT from \S+ to \[([\d.]+)\]/.exec(line);
+    const greeting = connect && greetings.get(connect[2]);
+    if (connect && greeting && !greeting.startsWith('220')) {
+      exchanges.push({ pid: connect[1], command: '(connect)', reply: greeting });
+      continue;
+    }
+    const screened =
+      /postscreen\[(\d+)\]: NOQUEUE: reject: RCPT from \S+ (.*); from=<[^>]*>, to=<([^>]*)>/.exec(line);
+    if (screened) {
+      exchanges.push({ pid: screened[1], command: `RCPT TO:<${screened[3]}>`, reply: screened[2] });
+      continue;
+    }
     const postfix = /smtpd\[(\d+)\]: ([<>]) [^:]+: (.*)$/.exec(line);
     const exim = /^\s*(\d+) SMTP(<<|>>) (.*)$/.exec(line);
     const match = postfix ?? exim;
