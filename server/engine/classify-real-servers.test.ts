@@ -42,6 +42,8 @@ const cases: Case[] = [
     'unknown',
     'blocked',
   ],
+  // Measured by `npm run field` (Postfix 3.7 postscreen, postscreen_blacklist_action = enforce)
+  ['Postfix postscreen, client blocked', ['550 5.3.2 Service currently unavailable'], 'unknown', 'blocked'],
   ['Postfix, relay denied', ['554 5.7.1 <alice@example.org>: Relay access denied'], 'unknown', 'blocked'],
   [
     'Postfix, HELO check',

@@ -17,9 +17,13 @@ export type ReplyClass =
   | 'blocked'
   | 'error';
 
-/** Texts of refusals about the sending host or sender, not the recipient. */
+/**
+ * Texts of refusals about the sending host or sender, not the recipient. "Service (currently)
+ * unavailable" is Postfix's wording for a client it refuses: postscreen's `550 5.3.2 Service
+ * currently unavailable` to every RCPT and `521 5.3.2` greeting, reject_rbl_client's text.
+ */
 const ABOUT_US =
-  /black ?list|block ?list|blocked|spamhaus|spamcop|barracuda|sorbs|\bdnsbl\b|\brbl\b|listed (?:at|in|on)|relay|reverse dns|\brdns\b|\bptr\b|\bhelo\b|\behlo\b|policy|reputation|unsolicited|\bspam\b|banned|dynamic ip|residential|client host|sender verify|verification failed|sender address rejected|not authori[sz]ed|too many connections|rate limit|connections will not be accepted/i;
+  /black ?list|block ?list|blocked|spamhaus|spamcop|barracuda|sorbs|\bdnsbl\b|\brbl\b|listed (?:at|in|on)|relay|reverse dns|\brdns\b|\bptr\b|\bhelo\b|\behlo\b|policy|reputation|unsolicited|\bspam\b|banned|dynamic ip|residential|client host|sender verify|verification failed|sender address rejected|not authori[sz]ed|too many connections|rate limit|connections will not be accepted|service (?:is )?(?:currently )?unavailable/i;
 /** Texts that say the mailbox does not exist. */
 const NO_MAILBOX =
   /unknown user|user unknown|no such (?:user|mailbox|recipient|address)|unrouteable address|unroutable address|mailbox (?:is )?unavailable|does not exist|doesn't exist|not exist|mailbox not found|user not found|recipient not found|unknown recipient|invalid recipient|invalid mailbox|no mailbox|address rejected|(?:doesn't|does not) have an? \S+ account|account (?:is )?disabled|mailbox (?:is )?disabled|inactive/i;

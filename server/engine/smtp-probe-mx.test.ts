@@ -6,6 +6,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ScriptedSmtp, useScriptedSmtp } from '../testing/scripted-smtp';
+import { verdictForRcpt } from './classify';
 import { createResolver } from './dns-route';
 import { createLimits } from './limits';
 import { providerOf } from './provider';
@@ -163,5 +164,41 @@ describe('PIPELINING is never assumed', () => {
     expect(outcome).toMatchObject({ kind: 'answered', catchAll: true });
     expect(lines.length).toBeGreaterThanOrEqual(6);
     expect(pipelined).toBe(0);
+  });
+});
+
+describe('Postfix postscreen, with the exact replies `npm run field` measured', () => {
+  it("waits out postscreen's two-part greeting, and its 550 5.3.2 to RCPT is blocked", async () => {
+    const lines: string[] = [];
+    const server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      // postscreen sends "220-" at once and the final "220 " after postscreen_greet_wait.
+      socket.write('220-mx-pf.field.test ESMTP Postfix\r\n');
+      setTimeout(() => socket.write('220 mx-pf.field.test ESMTP Postfix\r\n'), 200);
+      let buffer = '';
+      socket.on('data', (chunk) => {
+        buffer += chunk.toString();
+        for (let i = buffer.indexOf('\r\n'); i >= 0; i = buffer.indexOf('\r\n')) {
+          const line = buffer.slice(0, i);
+          buffer = buffer.slice(i + 2);
+          lines.push(line);
+          if (line === 'QUIT') socket.end('221 2.0.0 Bye\r\n');
+          else if (line.startsWith('RCPT')) socket.write('550 5.3.2 Service currently unavailable\r\n');
+          else socket.write('250 ok\r\n');
+        }
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as net.AddressInfo).port;
+    const outcome = await probeThrough([{ port, lines, close: async () => {} }]);
+    expect(outcome).toMatchObject({ kind: 'answered', reply: { code: 550, enhanced: '5.3.2' } });
+    if (outcome.kind !== 'answered') throw new Error(outcome.kind);
+    expect(verdictForRcpt(outcome.reply, outcome.catchAll)).toEqual({ status: 'unknown', reason: 'blocked' });
+  });
+
+  it('takes a 521 5.3.2 greeting on the only MX host as blocked, not an error', async () => {
+    const dropping = await scripted('521 5.3.2 Service currently unavailable\r\n', () => null);
+    expect(await probeThrough([dropping])).toMatchObject({ kind: 'refused', reason: 'blocked' });
   });
 });
