@@ -88,6 +88,14 @@ export const CASES = [
     expect: { ...ok('deliverable', 'accepted_email'), mx_host: 'mx-pf.field.test' },
   },
   {
+    id: 'postscreen-drop-only-mx',
+    what: 'Only MX is postscreen dropping us (521 at the greeting)',
+    email: 'alice@dropped.field.test',
+    mode: 'catch_all',
+    server: 'postfix',
+    expect: ok('unknown', 'blocked'),
+  },
+  {
     id: 'postscreen-enforce',
     what: 'Only MX is postscreen enforcing against us',
     email: 'alice@screened-only.field.test',
