@@ -5,9 +5,26 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Reason, Verdict } from '../../lib/api/contract';
-import { verdictForRcpt } from './classify';
+import { useScriptedSmtp } from '../testing/scripted-smtp';
+import { transientVerdict, verdictForRcpt } from './classify';
+import { createResolver } from './dns-route';
+import { createLimits } from './limits';
 import { providerOf } from './provider';
+import { probe } from './smtp-probe';
 import { ReplyParser, type SmtpReply } from './smtp-session';
+import type { EngineConfig } from './types';
+
+const probeConfig: EngineConfig = {
+  dnsServers: [],
+  smtpPort: 25,
+  heloName: 'probe.verimark.test',
+  mailFrom: 'probe@verimark.test',
+  smtpTimeoutMs: 1000,
+  greylistRetryMs: 0,
+  allowPrivateMx: true,
+  globalConcurrency: 2,
+  perHostConcurrency: 1,
+};
 
 /** Parses raw reply lines (multi-line allowed) the way the SMTP client does. */
 const reply = (...lines: string[]): SmtpReply => {
@@ -218,5 +235,38 @@ describe('providers by MX host name', () => {
       reason: 'accept_all_provider',
     });
     expect(verdictForRcpt(reply('250 ok'), false, yahoo).reason).toBe('accept_all_provider');
+  });
+});
+
+const scripted = useScriptedSmtp();
+
+describe('the same answers over a real SMTP conversation (scripted server on loopback)', () => {
+  it.each(cases)('%s', async (_server, lines, status, reason) => {
+    const server = await scripted('220 mx.example.org ESMTP\r\n', (line) =>
+      line === 'QUIT'
+        ? '221 2.0.0 Bye\r\n'
+        : line.startsWith('RCPT')
+          ? `${lines.join('\r\n')}\r\n`
+          : '250 ok\r\n',
+    );
+    const ctx = {
+      config: { ...probeConfig, smtpPort: server.port },
+      resolver: createResolver([], 500),
+      limits: createLimits(2, 1),
+      logger: { debug: () => {}, warn: () => {} },
+    };
+    const scope = { routes: new Map(), addresses: new Map(), catchAll: new Map() };
+    const outcome = await probe(ctx, {
+      email: 'alice@example.org',
+      domain: 'example.org',
+      hosts: [{ name: '127.0.0.1', priority: 10 }],
+      catchAllMode: false,
+      scope,
+    });
+    if (outcome.kind === 'answered') expect(verdictForRcpt(outcome.reply, null)).toEqual({ status, reason });
+    else if (outcome.kind === 'transient')
+      expect(transientVerdict(outcome.reply)).toEqual({ status, reason });
+    else throw new Error(`unexpected outcome ${outcome.kind}`);
+    expect(server.lines).not.toContain('DATA');
   });
 });
