@@ -8,7 +8,7 @@ const ok = (status, reason) => ({ status, reason });
 export const CASES = [
   {
     id: 'postfix-421-first-mx',
-    what: 'MX 10 answers 421 at the greeting, MX 20 is Postfix',
+    what: 'MX 10 is Postfix over its connection rate (421 at the greeting), MX 20 Postfix',
     email: 'alice@twomx.field.test',
     mode: 'non_catch_all',
     server: 'postfix',

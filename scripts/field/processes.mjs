@@ -9,19 +9,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** @type {{ name: string, child: import('node:child_process').ChildProcess }[]} */
 const children = [];
-/** @type {(() => void)[]} */
-const closers = [];
 let tempDir = null;
 let keepTemp = false;
 
 export function useTempDir(dir, keep) {
   tempDir = dir;
   keepTemp = keep;
-}
-
-/** Something else to close at the end (an in-process server). */
-export function onStop(close) {
-  closers.push(close);
 }
 
 /** Starts a command in its own process group; its output goes to `logFile`. */
@@ -67,13 +60,6 @@ let stopping = null;
 export function stopAll() {
   if (stopping) return stopping;
   stopping = (async () => {
-    for (const close of closers.reverse()) {
-      try {
-        close();
-      } catch {
-        // closing is best effort
-      }
-    }
     const running = children.reverse().filter(({ child }) => !child.exitInfo);
     for (const { child } of running) signalGroup(child, 'SIGTERM');
     const deadline = Date.now() + 3000;

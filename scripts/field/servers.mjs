@@ -1,13 +1,13 @@
 /**
  * The servers of the field run, on 127.0.0.x only: knot (DNS for field.test), postgrey, one
- * Postfix instance answering differently on 127.0.0.3/4/5, a listener that answers 421 at the
- * greeting on 127.0.0.2, Exim on 127.0.0.6. Configs come from ./templates.
+ * Postfix instance answering differently on 127.0.0.2/3/4/5/7/8/9, Exim on 127.0.0.6.
+ * Configs come from ./templates.
  */
 import { chownSync, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onStop, start, waitForPort } from './processes.mjs';
+import { start, waitForPort } from './processes.mjs';
 
 const TEMPLATES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'templates');
 
@@ -48,7 +48,15 @@ export async function startPostgrey(dir, port, delaySeconds) {
   await waitForPort('127.0.0.1', port, 15_000, child);
 }
 
-export const POSTFIX_HOSTS = ['127.0.0.3', '127.0.0.4', '127.0.0.5', '127.0.0.7', '127.0.0.8', '127.0.0.9'];
+export const POSTFIX_HOSTS = [
+  '127.0.0.2',
+  '127.0.0.3',
+  '127.0.0.4',
+  '127.0.0.5',
+  '127.0.0.7',
+  '127.0.0.8',
+  '127.0.0.9',
+];
 
 export async function startPostfix(dir, prefix, smtpPort, postgreyPort) {
   const conf = path.join(dir, 'postfix');
@@ -71,22 +79,6 @@ export async function startPostfix(dir, prefix, smtpPort, postgreyPort) {
   });
   for (const host of POSTFIX_HOSTS) await waitForPort(host, smtpPort, 15_000, master);
   return path.join(dir, 'postfix.log');
-}
-
-/** The first MX of twomx.field.test: answers 421 at the greeting, as a busy Postfix does. */
-export const BUSY_GREETING = '421 4.7.0 mx-busy.field.test Error: too many connections from 127.0.0.1';
-
-export async function startBusyListener(smtpPort, transcript) {
-  const server = net.createServer((socket) => {
-    transcript.push(`${BUSY_GREETING} (greeting)`);
-    socket.on('error', () => {});
-    socket.end(`${BUSY_GREETING}\r\n`);
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(smtpPort, '127.0.0.2', resolve);
-  });
-  onStop(() => server.close());
 }
 
 export async function startExim(dir, binary, smtpPort) {
@@ -148,6 +140,12 @@ export function parseTranscript(text, greetings = new Map()) {
       exchanges.push({ pid: screened[1], command: `RCPT TO:<${screened[3]}>`, reply: screened[2] });
       continue;
     }
+    // smtpd serves many connections in turn: a new one starts with "connect from".
+    const connected = /smtpd\[(\d+)\]: connect from /.exec(line);
+    if (connected) {
+      open.set(connected[1], { pid: connected[1], command: '(connect)', reply: '' });
+      continue;
+    }
     const postfix = /smtpd\[(\d+)\]: ([<>]) [^:]+: (.*)$/.exec(line);
     const exim = /^\s*(\d+) SMTP(<<|>>) (.*)$/.exec(line);
     const match = postfix ?? exim;
@@ -159,7 +157,11 @@ export function parseTranscript(text, greetings = new Map()) {
       open.set(pid, exchange);
     } else {
       const exchange = open.get(pid);
-      if (exchange && !exchange.reply) exchange.reply = content;
+      if (exchange && !exchange.reply) {
+        exchange.reply = content;
+        // A greeting other than 220 is part of the story (a 220 is not).
+        if (exchange.command === '(connect)' && !content.startsWith('220')) exchanges.push(exchange);
+      }
     }
   }
   return exchanges;
