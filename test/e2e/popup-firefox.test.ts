@@ -55,7 +55,7 @@ describe('popup (Firefox smoke)', () => {
     await waitForCompletedJob(page);
     await selectTab(page, 'Files');
     const row = await waitForSelectorText(page, '[data-testid=file-row][data-state=completed]', /bom\.csv/);
-    expect(row).toContain('2 deliverable, 0 undeliverable, 0 risky, 0 unknown');
+    expect(row).toContain('2 deliverable (100%)0 risky (0%)0 undeliverable (0%)0 unknown (0%)');
     await button(page, 'Download');
   });
 });

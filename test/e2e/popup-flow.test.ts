@@ -168,7 +168,7 @@ describe('popup (Chromium, real service)', () => {
       '[data-testid=file-row][data-state=completed]',
       /contacts\.csv/,
     );
-    expect(row).toContain('3 deliverable, 2 undeliverable, 2 risky, 0 unknown');
+    expect(row).toContain('3 deliverable (43%)2 risky (29%)2 undeliverable (29%)0 unknown (0%)');
     expect(row).toContain('Credits: 7 used, 0 refunded');
     await screenshotBothThemes(page, 'files-completed');
 

@@ -1,5 +1,5 @@
 /**
- * The upload preflight in a real browser, before any service is involved: the worker reads the
+ * The upload preflight in a real browser, before anything is sent to the service: the worker reads the
  * file, refuses empty, binary, header-less, mis-encoded and too-large files with clear words,
  * and for a good file shows a preview, preselects the email column and counts the credits.
  */
@@ -25,7 +25,9 @@ import {
 import { waitFor } from './testing/process-guard';
 import { launchChromium } from './testing/session';
 
-const e2e = useExtension({ launch: launchChromium, service: false });
+// Configured for a real service: an unconfigured popup shows only its setup card. The preflight
+// itself never calls the service.
+const e2e = useExtension({ launch: launchChromium });
 let page: Page;
 let temp: string;
 
