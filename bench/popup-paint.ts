@@ -9,6 +9,8 @@
  * alternating, in fresh tabs; the median FCP of each is printed with their ratio (goal ≤ 1.3×).
  * Size: popup.html with every script, module preload and stylesheet it loads, each gzipped
  * (goal ≤ 35 KB). The CSV preflight worker is loaded only when a file is chosen: printed apart.
+ * popup.html carries the header as the app first renders it, so the first paint does not wait for
+ * the app (the app takes the header over on the next frame); FCP measures that paint.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +21,13 @@ import puppeteer from 'puppeteer-core';
 import { unpackedExtensionId } from '../test/e2e/testing/chromium';
 import { browserExecutable, extensionDir, ROOT } from '../test/e2e/testing/paths';
 
-const RUNS = 15;
+const RUNS = 25;
+/** Resolves with the page's first-contentful-paint time, waiting for it when it has not happened yet. */
+const FCP_SCRIPT = `new Promise((resolve) => {
+  const read = () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
+  if (read() !== undefined) return resolve(read());
+  new PerformanceObserver(() => { if (read() !== undefined) resolve(read()); }).observe({ type: 'paint', buffered: true });
+})`;
 const FCP_GOAL = 1.3;
 const GZIP_GOAL = 35 * 1024;
 
@@ -86,18 +94,8 @@ async function main(): Promise<void> {
       const tab = await browser.newPage();
       await tab.setViewport({ width: 380, height: 600 });
       await tab.goto(base + page, { waitUntil: 'load' });
-      const value = await tab.evaluate(
-        () =>
-          new Promise<number>((resolve) => {
-            const found = () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
-            const now = found();
-            if (now !== undefined) return resolve(now);
-            new PerformanceObserver(() => {
-              const later = found();
-              if (later !== undefined) resolve(later);
-            }).observe({ type: 'paint', buffered: true });
-          }),
-      );
+      // A string, not a function: under tsx, named inner functions would need a helper the page lacks.
+      const value = (await tab.evaluate(FCP_SCRIPT)) as number;
       await tab.close();
       return value;
     };
@@ -111,10 +109,15 @@ async function main(): Promise<void> {
       popup.push(await fcp('popup.html'));
     }
     const ratio = median(popup) / median(blank);
+    const best = Math.min(...popup) / Math.min(...blank);
     console.log(`blank extension page FCP: median ${median(blank).toFixed(1)} ms (${RUNS} runs)`);
     console.log(`popup FCP:                median ${median(popup).toFixed(1)} ms (${RUNS} runs)`);
     console.log(
       `popup FCP / blank page FCP: ${ratio.toFixed(2)}× (goal ≤ ${FCP_GOAL}×) ${ratio <= FCP_GOAL ? 'OK' : 'OVER'}`,
+    );
+    // Fastest against fastest: less moved by other work on a shared machine.
+    console.log(
+      `  fastest popup / fastest blank: ${best.toFixed(2)}× (${Math.min(...popup).toFixed(1)} / ${Math.min(...blank).toFixed(1)} ms)`,
     );
   } finally {
     await browser.close();
