@@ -43,6 +43,14 @@ describe('readVerdict with the reference service result', () => {
       extra: {},
     });
   });
+
+  it('reads the provider the service recognised, and nothing in extra when it is null', () => {
+    const base = { status: 'deliverable', email: 'a@gmail.com' };
+    expect(readVerdict({ ...base, provider: 'google' }, 'a@gmail.com', NOW).provider).toBe('google');
+    const none = readVerdict({ ...base, provider: null }, 'a@gmail.com', NOW);
+    expect(none.provider).toBeUndefined();
+    expect(none.extra).toEqual({});
+  });
 });
 
 describe('synonyms from other services', () => {

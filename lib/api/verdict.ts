@@ -40,6 +40,7 @@ add('unknown', ['unknown', 'undetermined', 'unverifiable', 'timeout', 'greyliste
 const VERDICT_FIELDS = ['status', 'result', 'verdict', 'email_status', 'state'];
 const REASON_FIELDS = ['reason', 'sub_status', 'status_reason', 'result_reason'];
 const MX_FIELDS = ['mx_host', 'mx_record', 'mx'];
+const PROVIDER_FIELDS = ['provider', 'mx_provider', 'esp'];
 const SUGGESTION_FIELDS = ['suggestion', 'did_you_mean', 'suggested_correction'];
 const TIME_FIELDS = ['verified_at', 'checked_at', 'updatedAt', 'updated_at'];
 /** Known fields that are not shown: bookkeeping of the task. */
@@ -180,6 +181,7 @@ export function readVerdict(
     checks,
     mxHost: firstString(data, MX_FIELDS, used),
     suggestion: firstString(data, SUGGESTION_FIELDS, used),
+    provider: firstString(data, PROVIDER_FIELDS, used) ?? undefined,
     verifiedAt: readTime(data, used, now),
     cached: false,
     extra: {},

@@ -26,6 +26,8 @@ export interface VerdictView {
   checks: Record<string, boolean | null>;
   mxHost: string | null;
   suggestion: string | null;
+  /** The mail provider the service recognised by MX host (e.g. `google`), when it tells. */
+  provider?: string | null;
   /** When the verdict was obtained (ms since epoch). */
   verifiedAt: number;
   /** True when served from the cache without spending a credit. */
