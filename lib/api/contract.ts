@@ -51,6 +51,12 @@ export const API_KEY_HEADER = 'x-api-key';
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 /** Widest header the service takes: rows are padded to the header's width (docs/design.md §3). */
 export const MAX_COLUMNS = 1000;
+/**
+ * Longest row (one CSV record, quotes and quoted line breaks included) the service takes, in
+ * bytes: no contact list has rows near it, and parsing one stays within a few tens of ms
+ * (docs/design.md §3).
+ */
+export const MAX_ROW_BYTES = 1024 * 1024;
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_EMAIL_COLUMN = 'Email';
 
@@ -76,6 +82,7 @@ export const ERRORS = {
   tooLarge: 'File exceeds the 25MB limit',
   noAddresses: 'The email column has no addresses',
   tooManyColumns: 'The file has more than 1,000 columns',
+  rowTooLong: 'A row is longer than 1 MiB',
   rowsTooShort: 'Too many missing cells: rows are far shorter than the header',
   rateLimited: 'Rate limit exceeded',
 } as const;

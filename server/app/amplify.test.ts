@@ -5,7 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERRORS, MAX_COLUMNS, RESULT_COLUMNS } from '../../lib/api/contract';
+import { ERRORS, MAX_COLUMNS, MAX_ROW_BYTES, RESULT_COLUMNS } from '../../lib/api/contract';
 import { type Api, useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 import { describeLatency, probeLatency } from '../testing/latency-probe';
@@ -98,6 +98,41 @@ describe('the amplifying upload', () => {
     const widest = await key.upload(`${header(MAX_COLUMNS)}\nann@${D.rejecting}\n`);
     expect(widest.status).toBe(200);
     expect((await key.waitForFile(widest.body.data.file_id)).status).toBe('completed');
+  });
+});
+
+describe('a huge row', () => {
+  // Parsing a record is one synchronous step: a row of millions of cells, or a quoted cell of
+  // megabytes, would hold the event loop for seconds. Rows are bounded to 1 MiB while reading.
+  it('refuses a 25 MB line of commas while the API keeps answering', async () => {
+    const key = await svc.newKey(1);
+    const csv = `Email,Note\nann@${D.rejecting},${','.repeat(25_000_000)}\n`;
+    const { reply, written, times } = await attack(key, csv);
+    expect(reply).toMatchObject({ status: 400, body: { error: 400, message: ERRORS.rowTooLong } });
+    expect(written).toBe(0);
+    expectAnswered(times);
+    expect(await svc.balance(key)).toBe(1);
+  });
+
+  it('refuses a 5 MB quoted cell of many lines while the API keeps answering', async () => {
+    const key = await svc.newKey(2);
+    const cell = `"${'a ""note"" of a line\n'.repeat(250_000)}"`;
+    const csv = `Email,Note\nann@${D.rejecting},${cell}\nbob@${D.rejecting},x\n`;
+    const { reply, written, times } = await attack(key, csv);
+    expect(reply).toMatchObject({ status: 400, body: { error: 400, message: ERRORS.rowTooLong } });
+    expect(written).toBe(0);
+    expectAnswered(times);
+    expect(await svc.balance(key)).toBe(2);
+  });
+
+  it('takes a row of just under 1 MiB and gives it back whole', async () => {
+    const key = await svc.newKey(1);
+    const note = 'a note of a line\n'.repeat(Math.floor((MAX_ROW_BYTES - 100) / 17));
+    const reply = await key.upload(`Email,Note\nann@${D.rejecting},"${note}"\n`);
+    expect(reply.status).toBe(200);
+    const status = await key.waitForFile(reply.body.data.file_id);
+    expect(status.status).toBe('completed');
+    expect(await (await fetch(status.download_url)).text()).toContain(`"${note}"`);
   });
 });
 

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { ERRORS, PATHS, RESULT_COLUMNS } from '../../lib/api/contract';
+import { ERRORS, MAX_ROW_BYTES, PATHS, RESULT_COLUMNS } from '../../lib/api/contract';
 import { useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 
@@ -173,11 +173,16 @@ describe('awkward CSV files get a correct result or a clear 400', () => {
     expect(rows[1]?.slice(0, 3)).toEqual(['A', ok, 'deliverable']);
   });
 
-  it('very long lines', async () => {
-    const long = 'x'.repeat(2 * 1024 * 1024);
+  it('very long lines: up to 1 MiB a row, beyond that a clear 400', async () => {
+    const long = 'x'.repeat(MAX_ROW_BYTES - 100);
     const { rows } = await roundTrip(`Bio,Email\n${long},${ok}\nshort,${no}\n`);
     expect(rows[1]?.[0]).toHaveLength(long.length);
     expect(rows.slice(1).map((r) => r[2])).toEqual(['deliverable', 'undeliverable']);
+    const longer = 'x'.repeat(2 * MAX_ROW_BYTES);
+    expect(await svc.api.upload(`Bio,Email\n${longer},${ok}\nshort,${no}\n`)).toMatchObject({
+      status: 400,
+      body: { error: 400, message: ERRORS.rowTooLong },
+    });
   });
 
   it('duplicate headers keep every column; the first Email column is used', async () => {

@@ -16,6 +16,7 @@ const REFUSALS: Record<ScanProblem, string> = {
   no_addresses: ERRORS.noAddresses,
   too_wide: ERRORS.tooManyColumns,
   too_short: ERRORS.rowsTooShort,
+  too_long: ERRORS.rowTooLong,
 };
 
 interface Received {

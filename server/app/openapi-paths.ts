@@ -37,9 +37,14 @@ function errors(...statuses: (number | [number, string])[]): Json {
 }
 
 /** What a refused upload is told, besides a malformed request. */
-const UPLOAD_400 = [ERRORS.invalidBody, ERRORS.missingEmailColumn, 'The email column has no addresses'].join(
-  ' / ',
-);
+const UPLOAD_400 = [
+  ERRORS.invalidBody,
+  ERRORS.missingEmailColumn,
+  ERRORS.noAddresses,
+  ERRORS.tooManyColumns,
+  ERRORS.rowsTooShort,
+  ERRORS.rowTooLong,
+].join(' / ');
 
 interface Operation {
   summary: string;

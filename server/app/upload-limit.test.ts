@@ -15,10 +15,15 @@ function procKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(match[1]);
 }
 
-/** A CSV of exactly `size` bytes: a header, one address, then a long padding cell. */
+/**
+ * A CSV of exactly `size` bytes: a header, one address, then padding cells of 512 KiB (rows stay
+ * within the 1 MiB row bound), each on a row of its own with an empty email cell.
+ */
 function csvOfSize(size: number): Blob {
   const head = `Email,Pad\nalice@${D.deliverable},`;
-  return new Blob([head, new Uint8Array(size - head.length).fill(0x78)]);
+  const pad = new Uint8Array(size - head.length).fill(0x78);
+  for (let i = 512 * 1024; i + 1 < pad.length; i += 512 * 1024) pad.set([0x0a, 0x2c], i);
+  return new Blob([head, pad]);
 }
 
 describe('the 25MB upload limit', () => {

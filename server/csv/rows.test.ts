@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectDialect, fitRow, readRows, toCsvLines } from './rows';
+import { MAX_ROW_BYTES } from '../../lib/api/contract';
+import { detectDialect, fitRow, RowTooLongError, readRows, toCsvLines } from './rows';
 import { scanUpload } from './scan';
 
 const dir = mkdtempSync(join(tmpdir(), 'verimark-csv-'));
@@ -45,6 +46,41 @@ describe('detectDialect + readRows', () => {
 
   it('yields nothing for an empty file', async () => {
     expect(await rows('')).toEqual([]);
+  });
+});
+
+describe('the row bound', () => {
+  it('takes a row of exactly MAX_ROW_BYTES bytes, multi-byte characters and quoted lines included', async () => {
+    // The row: `a@x.test,"` + note + `"`, the note made of 3-byte lines ("é\n").
+    const fill = MAX_ROW_BYTES - 11;
+    const note = `${'é\n'.repeat(Math.floor(fill / 3))}${'x'.repeat(fill % 3)}`;
+    const row = `a@x.test,"${note}"`;
+    expect(Buffer.byteLength(row)).toBe(MAX_ROW_BYTES);
+    expect(await rows(`Email,Note\n${row}\nb@x.test,y\n`)).toEqual([
+      ['Email', 'Note'],
+      ['a@x.test', note],
+      ['b@x.test', 'y'],
+    ]);
+  });
+
+  it.each([
+    ['a line of commas', `Email,Note\na@x.test${','.repeat(MAX_ROW_BYTES + 65 * 1024)}\nb@x.test,y\n`],
+    ['a header of commas', `Email${','.repeat(2 * MAX_ROW_BYTES)}\na@x.test\n`],
+    [
+      'a quoted cell of many lines',
+      `Email,Note\na@x.test,"${'a line\n'.repeat(MAX_ROW_BYTES / 6)}"\nb@x.test,y\n`,
+    ],
+    ['an unterminated quote', `Email,Note\na@x.test,"${'a line\n'.repeat(MAX_ROW_BYTES / 3)}`],
+  ])('refuses %s longer than the bound', async (_name, content) => {
+    await expect(rows(content)).rejects.toBeInstanceOf(RowTooLongError);
+    expect(await scanUpload(file(content), null)).toBe('too_long');
+  });
+
+  it('keeps every row, in order, after a long quoted cell parsed in doubling steps', async () => {
+    const note = 'a line\n'.repeat(50_000); // ~340 KiB, so parsed again a few times before it ends
+    const tail = Array.from({ length: 20_000 }, (_, i) => [`r${i}@x.test`, `${i}`]);
+    const content = `Email,Note\na@x.test,"${note}"\n${tail.map((r) => r.join(',')).join('\n')}\n`;
+    expect(await rows(content)).toEqual([['Email', 'Note'], ['a@x.test', note], ...tail]);
   });
 });
 

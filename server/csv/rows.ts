@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import Papa from 'papaparse';
+import { MAX_ROW_BYTES } from '../../lib/api/contract';
 import { TimeSlice } from './time-slice';
 
 /** Delimiter and line break of an uploaded file, detected once at upload and kept with the job. */
@@ -36,9 +37,25 @@ export async function detectDialect(path: string): Promise<Dialect> {
 }
 
 /**
+ * A record longer than MAX_ROW_BYTES: parsing it would be one synchronous step of its whole
+ * length (a line of millions of cells holds the event loop for seconds), so the file is
+ * refused (docs/design.md §3).
+ */
+export class RowTooLongError extends Error {
+  constructor() {
+    super(`a row is longer than ${MAX_ROW_BYTES} bytes`);
+    this.name = 'RowTooLongError';
+  }
+}
+
+/**
  * Streams the file's rows (the header first) as arrays of strings, with backpressure: only a
  * chunk or so of the file is in memory at a time. Blank lines (all cells blank) are skipped; a
  * leading BOM is removed. Parsing gives the event loop a turn every few ms.
+ *
+ * Throws RowTooLongError as soon as more than MAX_ROW_BYTES of one record have been read without
+ * its end, so no parse ever sees more than the bound plus one read (64 KiB). Rows up to the bound
+ * always pass; the check runs at each read, so a row up to 64 KiB longer may pass too.
  */
 export async function* readRows(path: string, dialect: Dialect): AsyncGenerator<string[]> {
   // Decoded as UTF-8 by the read stream, so a character split between chunks stays whole.
@@ -49,11 +66,24 @@ export async function* readRows(path: string, dialect: Dialect): AsyncGenerator<
   });
   const lineEnd = dialect.newline.at(-1) ?? '\n';
   const slice = new TimeSlice();
-  let carried: string[] = [];
+  // Text read but not parsed yet: the unfinished record of the last parse, then later chunks.
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  // No line end read since the last parse: the unfinished record has not ended.
+  let lineEndSince = false;
+  // An unfinished record (a quoted cell of many lines) is parsed again only once the pending
+  // text has doubled, so it costs linear time rather than a parse of it per chunk.
+  let parseAt = 0;
   let first = true;
-  const parse = async function* (text: string, last: boolean): AsyncGenerator<string[]> {
+  const parse = async function* (last: boolean): AsyncGenerator<string[]> {
+    const text = pending.join('');
     const result = parser.parse(text, 0, !last) as { data: string[][]; meta: { cursor: number } };
-    carried = last || result.meta.cursor >= text.length ? [] : [text.slice(result.meta.cursor)];
+    const rest = last || result.meta.cursor >= text.length ? '' : text.slice(result.meta.cursor);
+    pending = rest === '' ? [] : [rest];
+    pendingBytes = Buffer.byteLength(rest);
+    lineEndSince = false;
+    parseAt = 2 * pendingBytes;
+    if (pendingBytes > MAX_ROW_BYTES) throw new RowTooLongError();
     for (const row of result.data) {
       if (first && row.length > 0) {
         row[0] = (row[0] ?? '').replace(/^\uFEFF/, '');
@@ -65,15 +95,16 @@ export async function* readRows(path: string, dialect: Dialect): AsyncGenerator<
     }
   };
   for await (const chunk of input as AsyncIterable<string>) {
-    // No line ends in this chunk: the row goes on; parse once it ends (no re-scanning).
-    if (!chunk.includes(lineEnd)) {
-      carried.push(chunk);
-      continue;
-    }
-    yield* parse(carried.join('') + chunk, false);
+    pending.push(chunk);
+    pendingBytes += Buffer.byteLength(chunk);
+    lineEndSince ||= chunk.includes(lineEnd);
+    if (pendingBytes > MAX_ROW_BYTES && !lineEndSince) throw new RowTooLongError();
+    // Without a line end the record goes on: parse once it may have ended (no re-scanning).
+    if (!lineEndSince || (pendingBytes < parseAt && pendingBytes <= MAX_ROW_BYTES)) continue;
+    yield* parse(false);
     await slice.pause();
   }
-  if (carried.length > 0) yield* parse(carried.join(''), true);
+  if (pending.length > 0) yield* parse(true);
 }
 
 /** A row cut or padded to the header's width, so appended result columns line up. */

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { MAX_COLUMNS } from '../../lib/api/contract';
 import { emailCell, findEmailColumn } from './email-column';
-import { type Dialect, detectDialect, readRows } from './rows';
+import { type Dialect, detectDialect, RowTooLongError, readRows } from './rows';
 
 export interface Scan {
   dialect: Dialect;
@@ -12,7 +12,7 @@ export interface Scan {
 }
 
 /** Why an upload cannot be taken. */
-export type ScanProblem = 'no_column' | 'too_wide' | 'too_short' | 'no_addresses';
+export type ScanProblem = 'no_column' | 'too_wide' | 'too_short' | 'no_addresses' | 'too_long';
 
 /**
  * Cells that padding short rows to the header's width may add: as many as the upload has bytes
@@ -27,7 +27,19 @@ export function paddingBudget(uploadBytes: number): number {
  * addresses, or the problem that refuses it (docs/design.md §3).
  */
 export async function scanUpload(path: string, emailColumn: string | null): Promise<Scan | ScanProblem> {
-  const dialect = await detectDialect(path);
+  try {
+    return await scanRows(path, await detectDialect(path), emailColumn);
+  } catch (err) {
+    if (err instanceof RowTooLongError) return 'too_long';
+    throw err;
+  }
+}
+
+async function scanRows(
+  path: string,
+  dialect: Dialect,
+  emailColumn: string | null,
+): Promise<Scan | ScanProblem> {
   const budget = paddingBudget((await stat(path)).size);
   let header: string[] | null = null;
   let emailIndex = -1;
