@@ -25,6 +25,8 @@ const settings: SettingsView = {
   cacheTtlHours: 168,
   enabledSites: [],
   autoVerifyBudget: 25,
+  sendGuardOffSites: [],
+  sendGuardRisky: false,
 };
 
 const page = useOptionsPage(() => {

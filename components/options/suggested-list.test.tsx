@@ -29,6 +29,8 @@ vi.mock('@/lib/shared/messages', () => ({
       cacheTtlHours: 168,
       enabledSites: sites,
       autoVerifyBudget: 25,
+      sendGuardOffSites: [],
+      sendGuardRisky: false,
     };
     return view;
   }),

@@ -2,6 +2,7 @@ import { startMarking } from '@/lib/content/controller';
 import { backgroundApi, contentConfig, isOneShot } from '@/lib/content/messaging';
 import { hrefWatcher, LOCATION_CHECK_MS } from '@/lib/content/navigation';
 import { listenToPopup } from '@/lib/content/page-actions';
+import { startSendGuard } from '@/lib/content/send-guard/guard';
 
 const DEFAULT_BUDGET = 25;
 const INVALIDATION_CHECK_MS = 2000;
@@ -17,7 +18,7 @@ export default defineContentScript({
     // Chrome tells a content script nothing when its extension reloads; WXT notices on its own
     // timers (ctx.isValid checks runtime.id), so keep one cheap timer running to notice it.
     ctx.setInterval(() => undefined, INVALIDATION_CHECK_MS);
-    startMarking({
+    const { book } = startMarking({
       win: window,
       signal: ctx.signal,
       api: backgroundApi,
@@ -31,5 +32,14 @@ export default defineContentScript({
         ctx.setInterval(hrefWatcher(window, listener), LOCATION_CHECK_MS);
       },
     });
+    // Gmail / Outlook compose: Send is held back when a recipient is undeliverable (lib/content/send-guard).
+    if (config?.sendGuard && !oneShot) {
+      startSendGuard({
+        win: window,
+        signal: ctx.signal,
+        book,
+        options: () => ({ warnRisky: config.sendGuardRisky }),
+      });
+    }
   },
 });

@@ -1,5 +1,5 @@
 /** The content script's only line to the background: verdicts and its own configuration, never settings. */
-import { CHECK_ONCE_FLAG, sendMessage } from '../shared/messages';
+import { CHECK_ONCE_FLAG, type ContentConfig, sendMessage } from '../shared/messages';
 import type { VerifierApi } from './address-book';
 
 export const backgroundApi: VerifierApi = {
@@ -12,7 +12,7 @@ export function isOneShot(): boolean {
   return (globalThis as Record<string, unknown>)[CHECK_ONCE_FLAG] === true;
 }
 
-export async function contentConfig(): Promise<{ enabled: boolean; autoVerifyBudget: number } | null> {
+export async function contentConfig(): Promise<ContentConfig | null> {
   try {
     return await sendMessage('contentConfig');
   } catch {

@@ -48,6 +48,9 @@ export interface SettingsView {
   cacheTtlHours: number;
   enabledSites: string[];
   autoVerifyBudget: number;
+  /** Enabled sites where the send guard is off. */
+  sendGuardOffSites: string[];
+  sendGuardRisky: boolean;
 }
 
 export interface SettingsPatch {
@@ -58,6 +61,8 @@ export interface SettingsPatch {
   cacheTtlHours?: number;
   enabledSites?: string[];
   autoVerifyBudget?: number;
+  sendGuardOffSites?: string[];
+  sendGuardRisky?: boolean;
 }
 
 /** The balance of the key (`GET /account`, our service only: null where the service has no such endpoint). */
@@ -109,6 +114,16 @@ export interface ResultPreview {
   rows: { email: string; status: string; reason: string }[];
 }
 
+/** What a content script is told about its site. */
+export interface ContentConfig {
+  enabled: boolean;
+  autoVerifyBudget: number;
+  /** The send guard runs on this site (Gmail/Outlook compose; docs/design.md §5). */
+  sendGuard: boolean;
+  /** The send guard also warns for `risky` recipients. */
+  sendGuardRisky: boolean;
+}
+
 export interface ProtocolMap {
   // --- allowed from content scripts ---
   /** Verify (or return the cached verdict of) one address. Charges at most once per address at a time. */
@@ -120,8 +135,8 @@ export interface ProtocolMap {
    * script so do addresses it did not register and those past its tab's allowance. At most LOOKUP_MAX.
    */
   lookupCached(data: { emails: string[] }): Record<string, VerdictView | null>;
-  /** Whether marking is enabled for the sender's site, and its per-page auto-verify budget. */
-  contentConfig(): { enabled: boolean; autoVerifyBudget: number };
+  /** Whether marking is enabled for the sender's site, its per-page auto-verify budget and send guard. */
+  contentConfig(): ContentConfig;
   /** Injects the popover's script into the sender's frame (first badge opened on a page). */
   loadPopover(): { loaded: boolean };
 

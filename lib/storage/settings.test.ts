@@ -5,6 +5,7 @@ import {
   DEFAULT_SETTINGS,
   getSettings,
   migrateV1,
+  migrateV2,
   normalizeSites,
   onEnabledSitesChange,
   SETTINGS_VERSION,
@@ -31,8 +32,32 @@ describe('settings migrations', () => {
       cacheTtlHours: 12,
       enabledSites: ['crm.example.com', 'mail.example.org'],
       autoVerifyBudget: DEFAULT_SETTINGS.autoVerifyBudget,
+      sendGuardOffSites: [],
+      sendGuardRisky: false,
     });
     expect(await item.getMeta()).toEqual({ v: SETTINGS_VERSION });
+  });
+
+  it('migrates a stored v2 value: the send guard on for every enabled site, not warning for risky', async () => {
+    const v2 = {
+      serviceUrl: 'https://verify.example.com',
+      defaultMode: 'catch_all',
+      cacheTtlHours: 24,
+      enabledSites: ['mail.google.com', 'outlook.office.com'],
+      autoVerifyBudget: 40,
+    };
+    await fakeBrowser.storage.local.set({ settings: v2, settings$: { v: 2 } });
+    const item = createSettingsItem();
+    expect(await item.getValue()).toEqual({ ...v2, sendGuardOffSites: [], sendGuardRisky: false });
+    expect(await item.getMeta()).toEqual({ v: 3 });
+  });
+
+  it('keeps the send guard options of a v3 value and drops bad ones', () => {
+    expect(migrateV2({ sendGuardOffSites: ['Mail.Google.com', 3], sendGuardRisky: true })).toMatchObject({
+      sendGuardOffSites: ['mail.google.com'],
+      sendGuardRisky: true,
+    });
+    expect(migrateV2({ sendGuardRisky: 'yes' }).sendGuardRisky).toBe(false);
   });
 
   it('replaces an unknown v1 mode with the default', () => {

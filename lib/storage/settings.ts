@@ -17,15 +17,21 @@ export interface Settings {
   enabledSites: string[];
   /** Addresses the content script may verify automatically per page. */
   autoVerifyBudget: number;
+  /** Enabled sites where the send guard is switched off (it is on wherever marking is on). */
+  sendGuardOffSites: string[];
+  /** The send guard also warns for `risky` recipients. */
+  sendGuardRisky: boolean;
 }
 
-export const SETTINGS_VERSION = 2;
+export const SETTINGS_VERSION = 3;
 export const DEFAULT_SETTINGS: Settings = {
   serviceUrl: '',
   defaultMode: DEFAULT_MODE,
   cacheTtlHours: 24 * 7,
   enabledSites: [],
   autoVerifyBudget: 25,
+  sendGuardOffSites: [],
+  sendGuardRisky: false,
 };
 
 /** Host names (lowercased, without scheme, port, path or `*.`), valid ones only, without duplicates. */
@@ -51,6 +57,8 @@ const SettingsSchema = v.object({
   cacheTtlHours: v.fallback(count(0), DEFAULT_SETTINGS.cacheTtlHours),
   enabledSites: v.fallback(SitesSchema, []),
   autoVerifyBudget: v.fallback(v.pipe(count(0), v.integer()), DEFAULT_SETTINGS.autoVerifyBudget),
+  sendGuardOffSites: v.fallback(SitesSchema, []),
+  sendGuardRisky: v.fallback(v.boolean(), DEFAULT_SETTINGS.sendGuardRisky),
 });
 
 /** Settings from whatever is stored: any version, corrupt, partial, or nothing at all. */
@@ -65,12 +73,15 @@ function readSettings(stored: unknown): Settings {
  */
 export const migrateV1 = (old: unknown): Settings => readSettings(old);
 
+/** Version 2 → 3: the send guard's options, on for every enabled site and not warning for risky. */
+export const migrateV2 = (old: unknown): Settings => readSettings(old);
+
 /** A new item handle (tests create one after seeding old data, so its migration runs). */
 export function createSettingsItem() {
   return storage.defineItem<Settings>('local:settings', {
     fallback: DEFAULT_SETTINGS,
     version: SETTINGS_VERSION,
-    migrations: { 2: migrateV1 },
+    migrations: { 2: migrateV1, 3: migrateV2 },
   });
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DESCRIPTIONS, ERRORS } from '../../api/contract';
 import { fail, ok, startScriptedServer } from '../../api/testing/scripted-server';
 import { configure, resetBackground } from '../testing/setup';
-import { saveSettings, testConnection } from './settings-handlers';
+import { contentConfig, saveSettings, testConnection } from './settings-handlers';
 
 let server: Awaited<ReturnType<typeof startScriptedServer>>;
 const list = ok(DESCRIPTIONS.bulkFiles, { files: [], totalCount: 0, page: 1, pageSize: 1 });
@@ -131,5 +131,35 @@ describe('saveSettings', () => {
       autoVerifyBudget: 10,
       hasApiKey: false,
     });
+  });
+});
+
+describe('contentConfig: the send guard', () => {
+  it('is on wherever marking is on, off on a site switched off, and tells the risky option', async () => {
+    await saveSettings({ enabledSites: ['mail.google.com', 'outlook.office.com'] });
+    expect(await contentConfig('https://mail.google.com/mail/u/0/')).toMatchObject({
+      enabled: true,
+      sendGuard: true,
+      sendGuardRisky: false,
+    });
+    await saveSettings({ sendGuardOffSites: ['outlook.office.com'], sendGuardRisky: true });
+    expect(await contentConfig('https://outlook.office.com/mail/')).toMatchObject({
+      enabled: true,
+      sendGuard: false,
+    });
+    expect(await contentConfig('https://mail.google.com/')).toMatchObject({
+      sendGuard: true,
+      sendGuardRisky: true,
+    });
+    expect(await contentConfig('https://crm.example.com/')).toMatchObject({
+      enabled: false,
+      sendGuard: false,
+    });
+  });
+
+  it('refuses options of the wrong type', async () => {
+    await expect(saveSettings({ sendGuardRisky: 'yes' as unknown as boolean })).rejects.toThrow(
+      /true or false/,
+    );
   });
 });

@@ -3,7 +3,7 @@ import { createApiClient } from '../../api/client';
 import { MODES } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
-import type { ConnectionResult, SettingsPatch, SettingsView } from '../../shared/messages';
+import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '../../shared/messages';
 import { siteEnabled } from '../../shared/site-patterns';
 import { getApiKey, setApiKey } from '../../storage/api-key';
 import { getSettings, normalizeSites, type Settings, updateSettings } from '../../storage/settings';
@@ -41,6 +41,14 @@ export async function saveSettings(patch: SettingsPatch): Promise<SettingsView> 
     next.autoVerifyBudget = Math.round(validNumber(patch.autoVerifyBudget, 0, 10_000, 'Auto-verify budget'));
   }
   if (patch.enabledSites !== undefined) next.enabledSites = normalizeSites(patch.enabledSites);
+  if (patch.sendGuardOffSites !== undefined) {
+    if (!Array.isArray(patch.sendGuardOffSites)) throw bad('sendGuardOffSites must be a list of sites');
+    next.sendGuardOffSites = normalizeSites(patch.sendGuardOffSites.filter((x) => typeof x === 'string'));
+  }
+  if (patch.sendGuardRisky !== undefined) {
+    if (typeof patch.sendGuardRisky !== 'boolean') throw bad('sendGuardRisky must be true or false');
+    next.sendGuardRisky = patch.sendGuardRisky;
+  }
   if (patch.apiKey !== undefined) {
     // Visible ASCII only: anything else cannot travel in an HTTP header (and is a paste mistake).
     if (/[^\x21-\x7e]/.test(patch.apiKey.trim()))
@@ -87,7 +95,7 @@ export async function testConnection(input: {
   }
 }
 
-export async function contentConfig(senderUrl: string | undefined) {
+export async function contentConfig(senderUrl: string | undefined): Promise<ContentConfig> {
   const settings = await getSettings();
   let host = '';
   try {
@@ -95,8 +103,11 @@ export async function contentConfig(senderUrl: string | undefined) {
   } catch {
     host = '';
   }
+  const enabled = host !== '' && siteEnabled(host, settings.enabledSites);
   return {
-    enabled: host !== '' && siteEnabled(host, settings.enabledSites),
+    enabled,
     autoVerifyBudget: settings.autoVerifyBudget,
+    sendGuard: enabled && !siteEnabled(host, settings.sendGuardOffSites),
+    sendGuardRisky: settings.sendGuardRisky,
   };
 }

@@ -1,0 +1,123 @@
+/**
+ * A compose window as the send guard sees it: its Send button, the compose around it and every
+ * recipient in To, Cc and Bcc — chips and pills (lib/content/webmail/recipients.ts) and text typed
+ * but not chipped yet. Selected by the hooks that stay stable across builds (roles, names,
+ * labels); class names are build hashes and are not relied on.
+ *
+ * Send buttons: Gmail's `div[role=button]` whose `data-tooltip`/`aria-label` is "Send ‪(Ctrl-Enter)‬";
+ * Outlook on the web's `button` labelled or titled "Send" ("Send (Ctrl+Enter)"). English labels
+ * only: in other interface languages the button is not recognised and the guard stays out of the way.
+ */
+import { addressesInText } from '../../shared/extract/address-list';
+import { type RecipientField, recipientsIn } from '../webmail/recipients';
+
+export interface ComposeRecipient {
+  /** The address as written on the page. */
+  raw: string;
+  /** The chip, pill or field that holds it. */
+  el: Element;
+  /** Typed text not turned into a chip yet (only well-formed addresses are taken from it). */
+  typed: boolean;
+  field: RecipientField | null;
+}
+
+const FIELDS = ['to', 'cc', 'bcc'] as const;
+/** Gmail's field wrappers and old textareas; Outlook's wells and their groups. */
+const FIELD_SELECTOR = [
+  ...FIELDS.map((f) => `div[name="${f}"]`),
+  ...FIELDS.map((f) => `textarea[name="${f}"]`),
+  ...FIELDS.map((f) => `[role="group"][id$="_${f.toUpperCase()}"]`),
+  ...['To', 'Cc', 'Bcc'].map((f) => `[aria-label="${f}" i][contenteditable="true"]`),
+].join(',');
+/** Where typed text waits: Gmail's typing box (new and old compose), Outlook's editable well. */
+const TYPING_SELECTOR = [
+  ...FIELDS.flatMap((f) => [`div[name="${f}"] input`, `div[name="${f}"] textarea`, `textarea[name="${f}"]`]),
+].join(',');
+const OUTLOOK_WELL_SELECTOR = ['To', 'Cc', 'Bcc']
+  .map((f) => `[aria-label="${f}" i][contenteditable="true"]`)
+  .join(',');
+
+/** "Send", "Send ‪(Ctrl-Enter)‬", "Send (Ctrl+Enter)" — not "Send later" nor "More send options". */
+export function isSendLabel(label: string | null): boolean {
+  if (!label) return false;
+  const bare = label
+    .replace(/[\u200e\u200f\u202a-\u202e]/g, '')
+    .replace(/\([^)]*\)\s*$/, '')
+    .trim();
+  return bare === 'Send';
+}
+
+/** Whether an element is a webmail Send button. */
+export function isSendButton(el: Element): boolean {
+  const name = el.localName;
+  const isButton = name === 'button' || el.getAttribute('role') === 'button';
+  if (!isButton) return false;
+  return (
+    isSendLabel(el.getAttribute('data-tooltip')) ||
+    isSendLabel(el.getAttribute('aria-label')) ||
+    isSendLabel(el.getAttribute('title'))
+  );
+}
+
+/** The Send button an event went through (its composed path), or null. */
+export function sendButtonOnPath(path: readonly EventTarget[]): Element | null {
+  for (const node of path) {
+    if ((node as Node).nodeType !== 1) continue;
+    if (isSendButton(node as Element)) return node as Element;
+  }
+  return null;
+}
+
+/** The compose window around an element: its nearest ancestor holding a recipient field. */
+export function composeOf(el: Element): Element | null {
+  for (let node = el.parentElement; node; node = node.parentElement) {
+    if (node.querySelector(FIELD_SELECTOR)) return node;
+  }
+  return null;
+}
+
+/** The Send button of a compose window. */
+export function sendButtonIn(compose: Element): Element | null {
+  for (const el of compose.querySelectorAll('button,[role="button"]')) if (isSendButton(el)) return el;
+  return null;
+}
+
+function fieldOfTyping(el: Element): RecipientField | null {
+  const own = el.getAttribute('name');
+  if (own === 'to' || own === 'cc' || own === 'bcc') return own;
+  const wrapper = el.closest('div[name="to"],div[name="cc"],div[name="bcc"]');
+  const name = wrapper?.getAttribute('name') ?? el.getAttribute('aria-label')?.toLowerCase();
+  return name === 'to' || name === 'cc' || name === 'bcc' ? name : null;
+}
+
+/** Outlook's typed text: the well's own text outside its pills. */
+function wellText(well: Element): string {
+  let text = '';
+  const walk = (node: Node) => {
+    for (const child of node.childNodes) {
+      if (child.nodeType === 3) text += ` ${child.textContent ?? ''}`;
+      else if (child.nodeType === 1 && (child as Element).getAttribute('contenteditable') !== 'false')
+        walk(child);
+    }
+  };
+  walk(well);
+  return text;
+}
+
+/** Every recipient of a compose window, chips first, then typed text. */
+export function composeRecipients(compose: Element): ComposeRecipient[] {
+  const out: ComposeRecipient[] = [];
+  for (const r of recipientsIn(compose)) {
+    for (const raw of r.emails) out.push({ raw, el: r.el, typed: false, field: r.field });
+  }
+  for (const el of compose.querySelectorAll(TYPING_SELECTOR)) {
+    const value = (el as HTMLInputElement | HTMLTextAreaElement).value ?? '';
+    for (const raw of addressesInText(value)) out.push({ raw, el, typed: true, field: fieldOfTyping(el) });
+  }
+  for (const well of compose.querySelectorAll(OUTLOOK_WELL_SELECTOR)) {
+    for (const raw of addressesInText(wellText(well))) {
+      out.push({ raw, el: well, typed: true, field: fieldOfTyping(well) });
+    }
+  }
+  return out;
+}

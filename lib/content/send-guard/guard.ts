@@ -1,0 +1,220 @@
+/**
+ * The send guard (docs/design.md §5). Listens in the capture phase on the window — before the
+ * page's own handlers on the Send button or the compose — for the user's own (trusted) presses of
+ * Send: pointer/mouse down, up and click on the button, Enter/Space on it, Ctrl/Cmd+Enter in the
+ * compose. The decision is synchronous, from the verdicts the content script already holds:
+ *
+ * - nothing to warn about → the event is not touched at all: the page's handlers get the user's
+ *   own, trusted event;
+ * - a recipient undeliverable (or invalid, or risky when the options say so) → the press is held
+ *   back (preventDefault + stopImmediatePropagation on every event of that press) and the dialog
+ *   opens;
+ * - verdicts still coming (pending, or unverified over the page budget: verified now, they are
+ *   about to be sent to) → held back, "Checking recipients…" for at most WAIT_MS, then the
+ *   warning or the send.
+ *
+ * A held-back send goes out only by a faithful re-trigger (retrigger.ts explains it): after
+ * "Send anyway" (the user's second press), or when the check ends with nothing to warn about,
+ * fails, times out or the extension stops meanwhile (fail open). Any exception while deciding
+ * lets the original event through. The guard never sends without the user having pressed Send.
+ */
+import { isUserEvent } from '../user-event';
+import { composeOf, composeRecipients, sendButtonIn, sendButtonOnPath } from './compose';
+import { type Decision, decide, type GuardOptions, type Verdicts, WAIT_MS } from './decide';
+import { type GuardDialog, openDialog } from './dialog';
+import { replaceRecipient } from './replace';
+import { isOwnEvent, pressButton, repeatKey } from './retrigger';
+
+export interface SendGuardDeps {
+  win: Window;
+  signal: AbortSignal;
+  book: Verdicts;
+  /** Current options; null turns the guard off (e.g. the site's guard was switched off). */
+  options(): GuardOptions | null;
+}
+
+/** What was pressed: enough to press it again. */
+interface Press {
+  compose: Element;
+  button: Element | null;
+  key: { target: EventTarget; event: KeyboardEvent } | null;
+  /** Where focus was when Send was pressed (it goes back there after "Edit recipients"). */
+  focus: Element | null;
+}
+
+const POLL_MS = 100;
+
+function deepActive(doc: Document): Element | null {
+  let el = doc.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  return el;
+}
+
+export function startSendGuard(deps: SendGuardDeps): void {
+  const { win, signal, book } = deps;
+  let busy = false;
+  /** The pointer press under way on a Send button, and whether it is held back. */
+  let press: { button: Element; hold: boolean; seen: Set<string> } | null = null;
+  /** A held-back key press: its repeats, keypress and keyup are held back too. */
+  let heldKey: string | null = null;
+
+  const hold = (event: Event) => {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  };
+
+  /** True when this press must be held back; starts the check or the dialog. */
+  const shouldHold = (p: Press): boolean => {
+    if (busy) return true;
+    try {
+      const opts = deps.options();
+      if (!opts) return false;
+      const decision = decide(composeRecipients(p.compose), book, opts);
+      if (decision.action === 'pass') return false;
+      busy = true;
+      void run(p, decision).finally(() => {
+        busy = false;
+      });
+      return true;
+    } catch {
+      return false; // fail open: the original event goes on
+    }
+  };
+
+  const pointer = (event: Event) => {
+    if (isOwnEvent(event) || !isUserEvent(event) || (event as MouseEvent).button !== 0) return;
+    const button = sendButtonOnPath(event.composedPath());
+    if (!button) return;
+    // A press starts with pointerdown (or mousedown, or a lone click from the keyboard); its
+    // other events follow the decision taken at its start.
+    if (event.type === 'pointerdown' || press?.button !== button || press.seen.has(event.type)) {
+      const compose = composeOf(button);
+      const held =
+        compose !== null && shouldHold({ compose, button, key: null, focus: deepActive(win.document) });
+      press = { button, hold: held, seen: new Set() };
+    }
+    press.seen.add(event.type);
+    if (press.hold) hold(event);
+    if (event.type === 'click') press = null;
+  };
+
+  const key = (event: Event) => {
+    const k = event as KeyboardEvent;
+    if (isOwnEvent(k) || !isUserEvent(k)) return;
+    if (heldKey !== null && k.key === heldKey) {
+      if (k.type === 'keyup') heldKey = null;
+      hold(k);
+      return;
+    }
+    if (k.type !== 'keydown') return;
+    const path = k.composedPath();
+    const first = path[0] as Element | undefined;
+    if (first?.nodeType !== 1) return;
+    const onButton =
+      (k.key === 'Enter' || k.key === ' ') && !k.ctrlKey && !k.metaKey ? sendButtonOnPath(path) : null;
+    const shortcut = k.key === 'Enter' && (k.ctrlKey || k.metaKey) && !k.altKey;
+    if (!onButton && !shortcut) return;
+    const compose = composeOf(onButton ?? first);
+    if (!compose) return;
+    const button = onButton ?? sendButtonIn(compose);
+    if (!shortcut && !button) return;
+    const p: Press = {
+      compose,
+      button,
+      key: onButton ? null : { target: first, event: k },
+      focus: deepActive(win.document),
+    };
+    if (shouldHold(p)) {
+      heldKey = k.key;
+      hold(k);
+    }
+  };
+
+  const resend = (p: Press) => {
+    if (p.button?.isConnected) pressButton(p.button);
+    else if (p.key && (p.key.target as Node).isConnected) repeatKey(p.key.target, p.key.event);
+  };
+
+  const run = async (p: Press, first: Decision): Promise<void> => {
+    let dialog: GuardDialog | null = null;
+    try {
+      let decision: Decision | { action: 'edit' } = first;
+      if (decision.action === 'wait') {
+        for (const email of decision.waiting) if (book.isUnverified(email)) book.verifyNow(email);
+        dialog = openDialog(win.document, decision.waiting.length, signal);
+        decision = await waitForVerdicts(p, dialog);
+      }
+      if (decision.action === 'edit') {
+        dialog?.close();
+        restoreFocus(p, null);
+        return;
+      }
+      if (signal.aborted || decision.action !== 'warn') {
+        dialog?.close();
+        dialog = null;
+        resend(p);
+        return;
+      }
+      dialog ??= openDialog(win.document, 0, signal);
+      dialog.warn(decision.flagged, replaceRecipient);
+      const choice = await Promise.race([dialog.choice, aborted(signal)]);
+      dialog.close();
+      dialog = null;
+      if (choice === 'send') resend(p);
+      else if (choice === 'edit') restoreFocus(p, decision.flagged[0]?.el ?? null);
+    } catch {
+      // Fail open: the user pressed Send, so the send goes on.
+      dialog?.close();
+      resend(p);
+    }
+  };
+
+  /** Polls the verdicts until none is coming or WAIT_MS passed (then what is unknown passes). */
+  const waitForVerdicts = (p: Press, dialog: GuardDialog): Promise<Decision | { action: 'edit' }> =>
+    new Promise((resolve) => {
+      const started = Date.now();
+      let timer = 0;
+      const finish = (d: Decision | { action: 'edit' }) => {
+        win.clearTimeout(timer);
+        resolve(d);
+      };
+      void dialog.choice.then((choice) =>
+        finish(choice === 'send' ? { action: 'pass' } : { action: 'edit' }),
+      );
+      signal.addEventListener('abort', () => finish({ action: 'pass' }), { once: true });
+      const tick = () => {
+        try {
+          const opts = deps.options();
+          const final = Date.now() - started >= WAIT_MS;
+          const d = opts
+            ? decide(composeRecipients(p.compose), book, opts, final)
+            : ({ action: 'pass' } as const);
+          if (d.action !== 'wait') return finish(d);
+        } catch {
+          return finish({ action: 'pass' });
+        }
+        timer = win.setTimeout(tick, POLL_MS);
+      };
+      tick();
+    });
+
+  const restoreFocus = (p: Press, flaggedEl: Element | null) => {
+    const field = flaggedEl?.closest('div[name],[contenteditable="true"]');
+    const box = (field?.querySelector('input,textarea') ?? field ?? p.focus) as HTMLElement | null;
+    const target = box?.isConnected ? box : (p.focus as HTMLElement | null);
+    target?.focus?.();
+  };
+
+  const options = { capture: true, signal };
+  for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click']) {
+    win.addEventListener(type, pointer, options);
+  }
+  for (const type of ['keydown', 'keypress', 'keyup']) win.addEventListener(type, key, options);
+}
+
+function aborted(signal: AbortSignal): Promise<'aborted'> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve('aborted');
+    signal.addEventListener('abort', () => resolve('aborted'), { once: true });
+  });
+}

@@ -1,0 +1,47 @@
+/** An in-memory stand-in for the content script's AddressBook, as the guard sees it (decide.ts). */
+import type { VerdictView } from '../../../shared/messages';
+import type { GuardStatus, Verdicts } from '../decide';
+
+export class FakeVerdicts implements Verdicts {
+  readonly states = new Map<string, { status: GuardStatus; verdict: VerdictView | null }>();
+  readonly askedNow: string[] = [];
+
+  add(raw: string): string {
+    const email = raw.trim().toLowerCase();
+    if (!this.states.has(email)) this.states.set(email, { status: 'pending', verdict: null });
+    return email;
+  }
+
+  get(email: string) {
+    return this.states.get(email);
+  }
+
+  isUnverified(email: string): boolean {
+    return this.states.get(email)?.status === 'unverified';
+  }
+
+  verifyNow(email: string): void {
+    this.askedNow.push(email);
+    const state = this.states.get(email);
+    if (state?.status === 'unverified') state.status = 'pending';
+  }
+
+  /** Gives an address a verdict (a status, and optionally a reason and suggestion). */
+  set(email: string, status: GuardStatus, extra: { reason?: string; suggestion?: string } = {}): void {
+    const verdict: VerdictView | null =
+      status === 'pending' || status === 'unverified'
+        ? null
+        : {
+            email,
+            status,
+            reason: extra.reason ?? null,
+            checks: {},
+            mxHost: null,
+            suggestion: extra.suggestion ?? null,
+            verifiedAt: 0,
+            cached: false,
+            extra: {},
+          };
+    this.states.set(email, { status, verdict });
+  }
+}
