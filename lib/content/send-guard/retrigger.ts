@@ -4,14 +4,17 @@
  *
  * Why a synthetic pointer sequence on the same button: the held-back event cannot be resumed
  * (its dispatch ended when we stopped it) and no script can make a trusted one. Gmail's Send is a
- * `div[role=button]` control that acts on the mouse-down/mouse-up pair (its click handler alone
- * is not enough), Outlook's is a `<button>` whose React handler listens for `click`; both act on
+ * `div[role=button]` widget of its own library, and which of mousedown, mouseup or click its
+ * handler acts on is not documented (widgets of that kind act on the mousedown/mouseup pair);
+ * Outlook's is a `<button>` whose React handler listens for `click` at the root. Both act on
  * untrusted events. So the guard dispatches what a real press produces, in the browser's order —
- * pointerdown, mousedown, pointerup, mouseup, click — at the button's centre, with the primary
- * button. A Ctrl/Cmd+Enter press is re-triggered the same way on the compose's Send button (the
- * shortcut does what that button does); only when no button can be found is a copy of the key
- * event dispatched instead. Every event dispatched here is recorded so the guard's own listener
- * lets it through (pages' synthetic events pass anyway: the guard acts on trusted input only).
+ * pointerdown, mousedown, pointerup, mouseup, click — at the button's centre with the primary
+ * button, and each handler finds the one event it listens for exactly once. A Ctrl/Cmd+Enter press
+ * is re-triggered the same way on the compose's Send button (the shortcut does what the button
+ * does, and a synthetic key event has no reliable keyCode); only when no button can be found is a
+ * copy of the key event dispatched instead. Every event dispatched here is recorded so the guard's
+ * own listener lets it through (pages' synthetic events pass anyway: the guard acts on trusted
+ * input only).
  */
 
 const ours = new WeakSet<Event>();
