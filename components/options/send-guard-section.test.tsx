@@ -36,6 +36,7 @@ beforeEach(() => {
   view = {
     serviceUrl: '',
     hasApiKey: true,
+    apiKeyHint: '',
     defaultMode: 'catch_all',
     cacheTtlHours: 168,
     enabledSites: ['mail.google.com', 'outlook.office.com'],

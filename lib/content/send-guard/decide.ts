@@ -3,11 +3,12 @@
  * already knows about each recipient: let the send through untouched, warn, or wait for verdicts
  * still coming (at most WAIT_MS, then decide again and fail open).
  */
-import type { MarkStatus, VerdictView } from '../../shared/messages';
+import type { VerdictView } from '../../shared/messages';
+import type { PageStatus } from '../status';
 import type { ComposeRecipient } from './compose';
 
 /** A recipient's status as the marks show it (`unverified`: nobody asked the service yet). */
-export type GuardStatus = MarkStatus | 'unverified';
+export type GuardStatus = PageStatus;
 
 /** How long a pressed Send waits for verdicts still coming (docs/design.md §5). */
 export const WAIT_MS = 5000;

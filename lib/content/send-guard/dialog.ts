@@ -8,9 +8,9 @@
 import { t } from '../../shared/i18n';
 import { h, isolateEvents, setStyle } from '../badge/dom';
 import { isUserEvent } from '../user-event';
+import { reasonSentence, statusWord } from '../words';
 import type { Flagged } from './decide';
 import { focusRing, looks, paletteFor } from './dialog-look';
-import { reasonSentence, statusWord } from './words';
 
 export const DIALOG_TAG = 'verimark-send-guard';
 
