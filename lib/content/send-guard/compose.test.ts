@@ -1,7 +1,14 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { composeOf, composeRecipients, isSendButton, isSendLabel, sendButtonIn } from './compose';
-import { GMAIL_CHIP_2021, GMAIL_COMPOSE_2020, GMAIL_LIKE, load, OUTLOOK_LIKE } from './testing/fixtures';
+import {
+  GMAIL_CHIP_2021,
+  GMAIL_COMPOSE_2020,
+  GMAIL_LIKE,
+  load,
+  OUTLOOK_LIKE,
+  OUTLOOK_WRITTEN,
+} from './testing/fixtures';
 
 const $ = (selector: string) => {
   const el = document.querySelector(selector);
@@ -70,6 +77,15 @@ describe('recipients of a compose window', () => {
       ['ann@example.org', 'to', false],
       ['bo@example.org', 'cc', false],
       ['zed@example.org', 'to', true],
+    ]);
+  });
+
+  it('reads the marks’ Outlook compose page: pills in To and Cc, not the address in the body', () => {
+    load(document, OUTLOOK_WRITTEN());
+    expect(raws($('[role=dialog]'))).toEqual([
+      ['info@deliverable.test', 'to', false],
+      ['lead4@rejecting.test', 'to', false],
+      ['support@deliverable.test', 'cc', false],
     ]);
   });
 });

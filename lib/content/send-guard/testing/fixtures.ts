@@ -1,11 +1,11 @@
 /**
- * Compose markup for the guard's unit tests: the captures of real Gmail markup
- * (lib/content/webmail/testing, sources in each file's first line) and the e2e compose pages
- * (test/e2e/fixtures/content/guard-*.html), loaded into the test document.
+ * Compose markup for the guard's unit tests: the captures of real Gmail markup and the e2e compose
+ * pages, all in test/e2e/fixtures/content (sources in SOURCES.md there), loaded into the test document.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+const E2E = '../../../../test/e2e/fixtures/content';
 const read = (relative: string) => readFileSync(fileURLToPath(new URL(relative, import.meta.url)), 'utf8');
 
 /** The <body> of an HTML file, without its scripts (tests drive the markup themselves). */
@@ -14,10 +14,11 @@ function body(html: string): string {
   return inner.replace(/<script[\s\S]*?<\/script>/gi, '');
 }
 
-export const GMAIL_CHIP_2021 = () => body(read('../../webmail/testing/gmail-compose-chip-2021plus.html'));
-export const GMAIL_COMPOSE_2020 = () => body(read('../../webmail/testing/gmail-compose-empty-2020.html'));
-export const GMAIL_LIKE = () => body(read('../../../../test/e2e/fixtures/content/guard-gmail.html'));
-export const OUTLOOK_LIKE = () => body(read('../../../../test/e2e/fixtures/content/guard-outlook.html'));
+export const GMAIL_CHIP_2021 = () => body(read(`${E2E}/gmail-chip.html`));
+export const GMAIL_COMPOSE_2020 = () => body(read(`${E2E}/gmail-compose.html`));
+export const OUTLOOK_WRITTEN = () => body(read(`${E2E}/outlook-compose.html`));
+export const GMAIL_LIKE = () => body(read(`${E2E}/guard-gmail.html`));
+export const OUTLOOK_LIKE = () => body(read(`${E2E}/guard-outlook.html`));
 
 /** Puts markup into the test document (test code only: the extension never parses HTML strings). */
 export function load(doc: Document, html: string): void {
