@@ -3,9 +3,11 @@
  * verifies an address, preflights a CSV in its worker, uploads it, and lists the finished file.
  */
 import path from 'node:path';
+import Papa from 'papaparse';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { button, click, control, fill } from './testing/dom';
+import { listDownloads, waitForNextDownload } from './testing/downloads';
 import { useExtension } from './testing/extension-suite';
 import {
   chooseCsv,
@@ -57,5 +59,20 @@ describe('popup (Firefox smoke)', () => {
     const row = await waitForSelectorText(page, '[data-testid=file-row][data-state=completed]', /bom\.csv/);
     expect(row).toContain('2 deliverable (100%)0 risky (0%)0 undeliverable (0%)0 unknown (0%)');
     await button(page, 'Download');
+  });
+
+  it('saves a result subset made in the extension (Firefox: a blob URL from the background page)', async () => {
+    await click(page, 'More download options for bom.csv');
+    const before = listDownloads(e2e.session);
+    await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('[role=menuitem]')]
+        .find((item) => item.textContent === 'Deliverable only')
+        ?.click(),
+    );
+    const subset = await waitForNextDownload(e2e.session, before);
+    expect(subset.name).toBe('bom-deliverable.csv');
+    const rows = Papa.parse<Record<string, string>>(subset.text, { header: true, skipEmptyLines: true }).data;
+    expect(rows).toHaveLength(2);
+    expect(rows.every((r) => r.verification_status === 'deliverable')).toBe(true);
   });
 });
