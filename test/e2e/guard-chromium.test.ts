@@ -117,6 +117,18 @@ describe('send guard in Chromium: Gmail-like compose', () => {
     expect(await sentLog(env.page)).toHaveLength(1);
   });
 
+  it('checks an address typed but not chipped yet, and stops the send when it bounces', async () => {
+    await openCompose(env.page, env.fixtures.origin, 'gmail', { to: [GOOD] });
+    await env.page.click('#to-input');
+    await env.page.keyboard.type('typed@rejecting.test');
+    await env.page.click('#send');
+    expect(await waitForDialog(env.page, /typed@rejecting\.test/)).toMatch(BOUNCES);
+    expect(await sentLog(env.page)).toEqual([]);
+    await env.page.keyboard.press('Escape');
+    await waitFor(() => noDialog(env.page), 5000, 'the dialog to close');
+    expect(await sentLog(env.page)).toEqual([]);
+  });
+
   it('offers the suggestion with a one-click Replace, and the corrected send goes through', async () => {
     await openCompose(env.page, env.fixtures.origin, 'gmail', { to: ['alice@gmial.com'] });
     await env.page.click('#send');
@@ -193,6 +205,17 @@ describe('send guard in Chromium: Outlook-like compose', () => {
     await env.page.keyboard.press('Enter');
     await env.page.keyboard.up('Control');
     await waitForDialog(env.page, new RegExp(BAD));
+    expect(await sentLog(env.page)).toEqual([]);
+    await sendAnyway();
+    expect(await waitForSends(env.page, 1)).toHaveLength(1);
+  });
+
+  it('checks text typed into a well before Outlook resolves it', async () => {
+    await openCompose(env.page, env.fixtures.origin, 'outlook', { to: [GOOD] });
+    await env.page.click('#well-cc');
+    await env.page.keyboard.type('typed2@rejecting.test');
+    await env.page.click('#send');
+    expect(await waitForDialog(env.page, /typed2@rejecting\.test/)).toMatch(BOUNCES);
     expect(await sentLog(env.page)).toEqual([]);
     await sendAnyway();
     expect(await waitForSends(env.page, 1)).toHaveLength(1);

@@ -45,8 +45,11 @@ export type Decision =
   | { action: 'wait'; waiting: string[] };
 
 function statusOf(book: Verdicts, email: string): GuardStatus {
+  const status = book.get(email)?.status as GuardStatus | undefined;
+  // Could not be verified (the service or the background failed): nothing to warn about.
+  if (status === 'error') return status;
   if (book.isUnverified(email)) return 'unverified';
-  return (book.get(email)?.status as GuardStatus | undefined) ?? 'pending';
+  return status ?? 'pending';
 }
 
 function isBad(status: GuardStatus, opts: GuardOptions): boolean {

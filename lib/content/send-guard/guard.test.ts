@@ -193,6 +193,20 @@ describe('the send guard on a Gmail-like compose', () => {
     expect(sent).toHaveLength(0);
   });
 
+  it('asks for a recipient the cache lookup found uncached while the check was waiting (typed text)', async () => {
+    gmailPage();
+    ($('#to-input') as HTMLInputElement).value = 'typed@rejecting.test';
+    click($('#send'));
+    expect(book.askedNow).toEqual(['typed@rejecting.test']);
+    book.set('typed@rejecting.test', 'unverified');
+    await sleep(150);
+    expect(book.askedNow).toEqual(['typed@rejecting.test', 'typed@rejecting.test']);
+    book.set('typed@rejecting.test', 'undeliverable');
+    await sleep(150);
+    expect(dialogText()).toContain('typed@rejecting.test');
+    expect(sent).toHaveLength(0);
+  });
+
   it('fails open: a check that never ends sends after 5 s; an exception lets the event through', async () => {
     vi.useFakeTimers();
     gmailPage();

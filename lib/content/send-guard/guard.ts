@@ -140,7 +140,9 @@ export function startSendGuard(deps: SendGuardDeps): void {
     try {
       let decision: Decision | { action: 'edit' } = first;
       if (decision.action === 'wait') {
-        for (const email of decision.waiting) if (book.isUnverified(email)) book.verifyNow(email);
+        // They are about to be written to: verified now (not from the page budget), whatever
+        // phase they are in (the book asks once the cache lookup is done).
+        for (const email of decision.waiting) book.verifyNow(email);
         dialog = openDialog(win.document, decision.waiting.length, signal);
         decision = await waitForVerdicts(p, dialog);
       }
@@ -190,6 +192,8 @@ export function startSendGuard(deps: SendGuardDeps): void {
             ? decide(composeRecipients(p.compose), book, opts, final)
             : ({ action: 'pass' } as const);
           if (d.action !== 'wait') return finish(d);
+          // Typed or added since the press, or found uncached by the lookup meanwhile.
+          for (const email of d.waiting) if (book.isUnverified(email)) book.verifyNow(email);
         } catch {
           return finish({ action: 'pass' });
         }

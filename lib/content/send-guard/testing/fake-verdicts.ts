@@ -16,8 +16,10 @@ export class FakeVerdicts implements Verdicts {
     return this.states.get(email);
   }
 
+  /** Like the AddressBook: nobody asked yet, or the asking failed (status `error`). */
   isUnverified(email: string): boolean {
-    return this.states.get(email)?.status === 'unverified';
+    const status = this.states.get(email)?.status;
+    return status === 'unverified' || status === 'error';
   }
 
   verifyNow(email: string): void {
