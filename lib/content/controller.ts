@@ -9,7 +9,7 @@ import { Marker } from './marker';
 import { type Batch, TreeWatcher } from './observer';
 import { Popovers } from './popovers';
 import { type ScanSink, scanTree } from './scan';
-import { onIdle } from './scheduler';
+import { onIdle, slicedQueue } from './scheduler';
 import { Visibility } from './visibility';
 
 export interface StartOptions {
@@ -33,10 +33,18 @@ export function startMarking(opts: StartOptions): Marking {
   const roots = new Set<Document | ShadowRoot>();
   const frames = new WeakSet<Document>();
   let marker: Marker | null = null;
+  // Work on many elements is done in slices: a thousand marks never make one long task.
+  const later = slicedQueue<() => void>(win, signal, (job) => job());
+  const UPDATE_CHUNK = 50;
   const book = new AddressBook({
     api,
     budget: opts.budget,
-    onChange: (emails) => marker?.update(emails),
+    onChange: (emails) => {
+      for (let i = 0; i < emails.length; i += UPDATE_CHUNK) {
+        const part = emails.slice(i, i + UPDATE_CHUNK);
+        later(() => marker?.update(part));
+      }
+    },
     schedule: (flush) => onIdle(win, signal, flush, 150),
     wait: (ms) => sleep(win, signal, ms),
   });
@@ -61,12 +69,14 @@ export function startMarking(opts: StartOptions): Marking {
     listenToFields(root, { marker: m, verifyNow: (email) => book.verifyNow(email), win, signal });
   };
   const sink: ScanSink = {
-    target: (el) => m.take(el),
-    text: (el, target) => {
-      // A text target is read again when its text changed; other kinds keep their own reading.
-      if (!m.isTaken(el)) m.take(el, target);
-      else if (m.kindOf(el) === 'text') m.refresh(el, true, target);
-    },
+    defer: (work) => later(work),
+    target: (el) => later(() => m.take(el)),
+    text: (el, target) =>
+      later(() => {
+        // A text target is read again when its text changed; other kinds keep their own reading.
+        if (!m.isTaken(el)) m.take(el, target);
+        else if (m.kindOf(el) === 'text') m.refresh(el, true, target);
+      }),
     shadowRoot: addRoot,
     frame: (frame) => {
       frame.addEventListener('load', () => attachFrame(frame), { signal });

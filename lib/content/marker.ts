@@ -8,7 +8,7 @@ import { type Badge, createBadge } from './badge/badge';
 import { extractTarget, type Target, type TargetKind } from './extract/targets';
 import { textTarget } from './extract/text';
 import { combineStatuses, type PageStatus } from './status';
-import { statusWord, t } from './words';
+import { badgeLabel } from './words';
 
 export const STATUS_ATTR = 'data-verimark-status';
 
@@ -85,7 +85,8 @@ export class Marker {
       set.add(el);
     }
     this.render(el, taken);
-    if (auto && emails.length > 0) this.opts.watchVisibility(el);
+    // Seen on screen matters only while the page's budget can still pay for it.
+    if (auto && emails.length > 0 && this.opts.book.budgetLeft() > 0) this.opts.watchVisibility(el);
     return emails;
   }
 
@@ -172,7 +173,7 @@ export class Marker {
     }
     // In the flow, right after the target: it takes room of its own instead of covering the page.
     if (badge.el.previousSibling !== taken.after && taken.after.parentNode) badge.place(taken.after);
-    badge.update(status, t('content_badge_label', statusWord(status), taken.emails.join(', ')));
+    badge.update(status, badgeLabel(status, taken.emails.join(', ')));
     this.opts.rendered(el);
   }
 }

@@ -17,6 +17,8 @@ export interface ScanSink {
   /** An open shadow root (already scanned by the time this is called). */
   shadowRoot(root: ShadowRoot): void;
   frame(frame: HTMLIFrameElement | HTMLFrameElement): void;
+  /** Runs a further pass later, as a task of its own (default: at once). */
+  defer?(work: () => void): void;
 }
 
 export type ScanRoot = Document | ShadowRoot | Element;
@@ -49,8 +51,12 @@ export function scanTree(root: ScanRoot, sink: ScanSink): void {
     visitHost(root, sink);
   }
   for (const el of root.querySelectorAll(TARGET_SELECTOR)) sink.target(el);
-  for (const el of root.querySelectorAll('*')) {
-    if (el.shadowRoot || el.localName === 'iframe' || el.localName === 'frame') visitHost(el, sink);
-  }
-  findTextTargets(root, TARGET_SELECTOR, (el, target) => sink.text(el, target));
+  // Shadow roots and frames, then plain text: each pass may be a task of its own on a big page.
+  const defer = sink.defer ?? ((work: () => void) => work());
+  defer(() => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot || el.localName === 'iframe' || el.localName === 'frame') visitHost(el, sink);
+    }
+  });
+  defer(() => findTextTargets(root, TARGET_SELECTOR, (el, target) => sink.text(el, target)));
 }

@@ -34,3 +34,38 @@ export function idleBatch(win: Window, signal: AbortSignal, flush: () => void): 
     });
   };
 }
+
+/**
+ * A queue worked off in slices of at most `sliceMs`, yielding to the page between slices (a
+ * timer), so a thousand targets never make one long task.
+ */
+export function slicedQueue<T>(
+  win: Window,
+  signal: AbortSignal,
+  handle: (item: T) => void,
+  sliceMs = 8,
+): (item: T) => void {
+  const queue: T[] = [];
+  let head = 0;
+  let scheduled = false;
+  const run = () => {
+    scheduled = false;
+    if (signal.aborted) return;
+    const end = win.performance.now() + sliceMs;
+    while (head < queue.length && win.performance.now() < end) handle(queue[head++] as T);
+    if (head < queue.length) schedule();
+    else {
+      queue.length = 0;
+      head = 0;
+    }
+  };
+  const schedule = () => {
+    if (scheduled || signal.aborted) return;
+    scheduled = true;
+    win.setTimeout(run, 0);
+  };
+  return (item) => {
+    queue.push(item);
+    schedule();
+  };
+}

@@ -7,8 +7,24 @@ const KNOWN_REASONS: ReadonlySet<string> = new Set(REASONS);
 
 export { t };
 
+const words = new Map<PageStatus, string>();
+
+/** The status in words (looked up once per status: a page may draw thousands of badges). */
 export function statusWord(status: PageStatus): string {
-  return status === 'unverified' ? t('content_status_unverified') : t(`popup_status_${status}`);
+  let word = words.get(status);
+  if (word === undefined) {
+    word = status === 'unverified' ? t('content_status_unverified') : t(`popup_status_${status}`);
+    words.set(status, word);
+  }
+  return word;
+}
+
+let labelTemplate: string | null = null;
+
+/** The badge's label for screen readers: "Verimark: <status>, <addresses>. Press for details." */
+export function badgeLabel(status: PageStatus, emails: string): string {
+  labelTemplate ??= t('content_badge_label', '\u0001', '\u0002');
+  return labelTemplate.replace('\u0001', () => statusWord(status)).replace('\u0002', () => emails);
 }
 
 /** The popup's sentence for a service reason; an unknown reason is shown as the service sent it. */

@@ -22,24 +22,70 @@ export interface Badge {
   remove(): void;
 }
 
+/** What a badge does when a person activates it, by badge element (one set of listeners per root). */
+const actions = new WeakMap<Element, () => void>();
+const listening = new WeakSet<Node>();
+
+/**
+ * One set of capturing listeners per document or shadow root instead of several per badge: a
+ * press on a badge opens its popover (only the user's own click or key: a page cannot drive it)
+ * and never reaches the page's handlers.
+ */
+function listenOn(root: Node, signal: AbortSignal): void {
+  if (listening.has(root)) return;
+  listening.add(root);
+  const badgeOf = (event: Event) => {
+    const first = event.composedPath()[0] as Element | undefined;
+    return first?.nodeType === 1 && first.localName === BADGE_TAG ? first : null;
+  };
+  const press = (event: Event) => {
+    const el = badgeOf(event);
+    if (!el) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (isUserEvent(event)) actions.get(el)?.();
+  };
+  const options = { capture: true, signal };
+  root.addEventListener('click', press, options);
+  root.addEventListener(
+    'keydown',
+    (event) => {
+      const key = (event as KeyboardEvent).key;
+      if (key === 'Enter' || key === ' ') press(event);
+    },
+    options,
+  );
+  for (const type of ['mousedown', 'pointerdown', 'mouseup', 'pointerup']) {
+    root.addEventListener(
+      type,
+      (event) => {
+        if (badgeOf(event)) event.stopPropagation();
+      },
+      options,
+    );
+  }
+}
+
 export function createBadge(doc: Document, signal: AbortSignal, activate: (badge: Badge) => void): Badge {
   const el = doc.createElement(BADGE_TAG);
-  const glyph = doc.createElement(GLYPH_TAG);
-  el.append(glyph);
+  // The glyph is the badge's ::before in the adopted sheet; a child element only where styles go inline.
+  let glyph: HTMLElement | null = null;
   el.tabIndex = 0;
   el.setAttribute('role', 'button');
   el.setAttribute('aria-haspopup', 'dialog');
   el.setAttribute('aria-expanded', 'false');
   // Inside an editable region (Outlook's recipient wells) the badge is not part of the text.
   el.setAttribute('contenteditable', 'false');
-  let inline = false;
 
   const badge: Badge = {
     el,
     place(node) {
       node.after(el);
-      if (!inline && !adoptBadgeSheet(el.getRootNode())) {
-        inline = true;
+      const root = el.getRootNode();
+      listenOn(root, signal);
+      if (!glyph && !adoptBadgeSheet(root)) {
+        glyph = doc.createElement(GLYPH_TAG);
+        el.append(glyph);
         setStyle(el, inlineHostStyle());
         if (el.dataset.status) setStyle(glyph, inlineGlyphStyle(el.dataset.status as PageStatus));
       }
@@ -48,7 +94,7 @@ export function createBadge(doc: Document, signal: AbortSignal, activate: (badge
       if (el.getAttribute('aria-label') !== label) el.setAttribute('aria-label', label);
       if (el.dataset.status === status) return;
       el.dataset.status = status;
-      if (inline) setStyle(glyph, inlineGlyphStyle(status));
+      if (glyph) setStyle(glyph, inlineGlyphStyle(status));
     },
     setExpanded(open) {
       el.setAttribute('aria-expanded', String(open));
@@ -57,23 +103,6 @@ export function createBadge(doc: Document, signal: AbortSignal, activate: (badge
       el.remove();
     },
   };
-
-  // Only a person's click or key opens it: a page cannot drive the badge with synthetic events.
-  const onActivate = (event: Event) => {
-    event.preventDefault();
-    event.stopPropagation();
-    if (isUserEvent(event)) activate(badge);
-  };
-  el.addEventListener('click', onActivate, { signal });
-  el.addEventListener(
-    'keydown',
-    (event) => {
-      if (event.key === 'Enter' || event.key === ' ') onActivate(event);
-    },
-    { signal },
-  );
-  for (const type of ['mousedown', 'pointerdown', 'mouseup', 'pointerup']) {
-    el.addEventListener(type, (event) => event.stopPropagation(), { signal });
-  }
+  actions.set(el, () => activate(badge));
   return badge;
 }

@@ -74,10 +74,10 @@ function cssText(): string {
   const rules = [
     `${BADGE_TAG}{${block(HOST)}}`,
     `${BADGE_TAG}:focus-visible{outline:2px solid #2f7fd6 !important;outline-offset:1px !important}`,
-    `${BADGE_TAG}>${GLYPH_TAG}{${block(GLYPH)}}`,
+    `${BADGE_TAG}::before{content:"" !important;${block(GLYPH)}}`,
   ];
   for (const status of Object.keys(STATUS_LOOK) as PageStatus[]) {
-    rules.push(`${BADGE_TAG}[data-status="${status}"]>${GLYPH_TAG}{${block(glyphStyle(status))}}`);
+    rules.push(`${BADGE_TAG}[data-status="${status}"]::before{${block(glyphStyle(status))}}`);
   }
   return rules.join('\n');
 }
