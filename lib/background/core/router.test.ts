@@ -86,7 +86,7 @@ describe('dispatch', () => {
     const view = await dispatch('verifyEmail', { email: 'nope' }, contentScript);
     expect(view.status).toBe('invalid');
     const config = await dispatch('contentConfig', undefined, contentScript);
-    expect(config).toEqual({ enabled: false, autoVerifyBudget: 25 });
+    expect(config).toEqual({ enabled: false, autoVerifyBudget: 25, sendGuard: false, sendGuardRisky: false });
   });
 
   it('answers cached lookups of at most LOOKUP_MAX strings, and refuses anything else', async () => {
