@@ -21,6 +21,10 @@ export interface GuardDialog {
   warn(flagged: readonly Flagged[], replace: (f: Flagged) => boolean): void;
   /** Resolves with the user's choice (or 'edit' once every flagged recipient was replaced). */
   readonly choice: Promise<Choice>;
+  /** False once the dialog is gone from the page (closed, or removed by the page). */
+  isOpen(): boolean;
+  /** Ends the dialog as "Edit recipients" (e.g. the page removed it). */
+  cancel(): void;
   close(): void;
 }
 
@@ -162,6 +166,8 @@ export function openDialog(doc: Document, checking: number, signal: AbortSignal)
       }
       edit.focus();
     },
+    isOpen: () => host.isConnected,
+    cancel: () => settle('edit'),
     close() {
       stop();
       signal.removeEventListener('abort', stop);

@@ -233,6 +233,21 @@ describe('the send guard on a Gmail-like compose', () => {
     expect(dialog()).toBeNull();
   });
 
+  it('a page that removes the dialog does not leave Send held forever', async () => {
+    gmailPage();
+    chip('to', 'nobody@rejecting.test');
+    book.set('nobody@rejecting.test', 'undeliverable');
+    click($('#send'));
+    expect(dialog()).not.toBeNull();
+    document.querySelector(DIALOG_TAG)?.remove();
+    await sleep(0);
+    click($('#send'));
+    expect(dialog()).not.toBeNull();
+    pressDialog('Send anyway');
+    await sleep(0);
+    expect(sent).toHaveLength(1);
+  });
+
   it('warns for risky recipients only with the option on', () => {
     gmailPage();
     chip('to', 'all@catch-all.test');

@@ -53,6 +53,9 @@ function deepActive(doc: Document): Element | null {
 export function startSendGuard(deps: SendGuardDeps): void {
   const { win, signal, book } = deps;
   let busy = false;
+  /** The dialog of the press being handled (checking or warning). */
+  let shown: GuardDialog | null = null;
+  let runs = 0;
   /** The pointer press under way on a Send button, and whether it is held back. */
   let press: { button: Element; hold: boolean; seen: Set<string> } | null = null;
   /** A held-back key press: its repeats, keypress and keyup are held back too. */
@@ -65,15 +68,24 @@ export function startSendGuard(deps: SendGuardDeps): void {
 
   /** True when this press must be held back; starts the check or the dialog. */
   const shouldHold = (p: Press): boolean => {
-    if (busy) return true;
+    // A press while a check or a warning is under way is part of it — unless the page removed
+    // the dialog: then that one ends as "Edit recipients" and this press is decided afresh.
+    if (busy && (shown === null || shown.isOpen())) return true;
+    if (busy) {
+      shown?.cancel();
+      shown = null;
+    }
     try {
       const opts = deps.options();
       if (!opts) return false;
       const decision = decide(composeRecipients(p.compose), book, opts);
       if (decision.action === 'pass') return false;
       busy = true;
+      const id = ++runs;
       void run(p, decision).finally(() => {
+        if (id !== runs) return; // a later press took over
         busy = false;
+        shown = null;
       });
       return true;
     } catch {
@@ -144,6 +156,7 @@ export function startSendGuard(deps: SendGuardDeps): void {
         // phase they are in (the book asks once the cache lookup is done).
         for (const email of decision.waiting) book.verifyNow(email);
         dialog = openDialog(win.document, decision.waiting.length, signal);
+        shown = dialog;
         decision = await waitForVerdicts(p, dialog);
       }
       if (decision.action === 'edit') {
@@ -158,6 +171,7 @@ export function startSendGuard(deps: SendGuardDeps): void {
         return;
       }
       dialog ??= openDialog(win.document, 0, signal);
+      shown = dialog;
       dialog.warn(decision.flagged, replaceRecipient);
       const choice = await Promise.race([dialog.choice, aborted(signal)]);
       dialog.close();
