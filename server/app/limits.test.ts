@@ -89,7 +89,7 @@ describe('HTTP surface', () => {
 
   it('signs download URLs on PUBLIC_BASE_URL', async () => {
     const key = await apiWithNewKey(service, 10);
-    const reply = await key.upload('Email\n');
+    const reply = await key.upload('Email\nnot-an-address\n');
     const status = await key.waitForFile(reply.body.data.file_id);
     expect(status.download_url).toMatch(
       new RegExp(`^https://verify\\.example\\.org/downloads/${reply.body.data.file_id}\\.csv\\?expires=`),
