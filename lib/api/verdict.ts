@@ -4,8 +4,8 @@
  * in `extra` so it can be shown rather than dropped.
  */
 
-import { normalizeEmail } from '../shared/address';
-import type { MarkStatus, VerdictView } from '../shared/messages';
+import { normalizeEmail } from '@/lib/shared/address';
+import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
 
 type Verdict = Extract<MarkStatus, 'deliverable' | 'undeliverable' | 'risky' | 'unknown'>;
 

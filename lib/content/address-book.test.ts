@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ADDRESS_CASES } from '../shared/testing/address-cases';
+import { ADDRESS_CASES } from '@/lib/shared/testing/address-cases';
 import { verdictView } from '../testing/verdict-view';
 import { AddressBook, type VerifierApi } from './address-book';
 

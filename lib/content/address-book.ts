@@ -3,9 +3,10 @@
  * verdict. Cache lookups are batched; each address is sent to the service at most once per page;
  * automatic verification spends a per-page budget, explicit requests (Verify, a typed value) do not.
  */
+
+import { checkEmail } from '@/lib/shared/address';
+import { LOOKUP_MAX, type VerdictView } from '@/lib/shared/messages';
 import { fromMessageError } from '../api/errors';
-import { checkEmail } from '../shared/address';
-import { LOOKUP_MAX, type VerdictView } from '../shared/messages';
 import type { PageStatus } from './status';
 
 export type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';

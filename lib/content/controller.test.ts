@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
-import { LOOKUP_MAX, type MarkStatus } from '../shared/messages';
+import { LOOKUP_MAX, type MarkStatus } from '@/lib/shared/messages';
 import { verdictView } from '../testing/verdict-view';
 import type { VerifierApi } from './address-book';
 import { startMarking } from './controller';

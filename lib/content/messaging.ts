@@ -1,5 +1,5 @@
 /** The content script's only line to the background: verdicts and its own configuration, never settings. */
-import { CHECK_ONCE_FLAG, type ContentConfig, sendMessage } from '../shared/messages';
+import { CHECK_ONCE_FLAG, type ContentConfig, sendMessage } from '@/lib/shared/messages';
 import type { VerifierApi } from './address-book';
 
 export const backgroundApi: VerifierApi = {

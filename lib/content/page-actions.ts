@@ -4,7 +4,7 @@
  * per-tab cap still holds). Only extension pages may ask.
  */
 import { browser } from 'wxt/browser';
-import { onPageMessage, type PageAddress } from '../shared/page-messages';
+import { onPageMessage, type PageAddress } from '@/lib/shared/page-messages';
 import type { AddressBook } from './address-book';
 import type { Marker } from './marker';
 

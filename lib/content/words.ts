@@ -1,6 +1,7 @@
 /** The content script's words: the popup's sentences for verdicts and reasons, through the one i18n. */
+
+import { type MessageKey, t } from '@/lib/shared/i18n';
 import { REASONS } from '../api/contract';
-import { type MessageKey, t } from '../shared/i18n';
 import type { PageStatus } from './status';
 
 const KNOWN_REASONS: ReadonlySet<string> = new Set(REASONS);

@@ -4,8 +4,8 @@
  * (idb-keyval `update`), so concurrent handlers cannot lose each other's writes.
  */
 import { get, update } from 'idb-keyval';
+import type { BulkJobView } from '@/lib/shared/messages';
 import type { Mode } from '../api/contract';
-import type { BulkJobView } from '../shared/messages';
 import { idbStore } from './idb';
 
 export interface SingleJob {

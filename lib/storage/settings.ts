@@ -5,8 +5,8 @@
 
 import * as v from 'valibot';
 import { storage } from 'wxt/utils/storage';
+import { siteFromInput } from '@/lib/shared/site-patterns';
 import { DEFAULT_MODE, MODES, type Mode } from '../api/contract';
-import { siteFromInput } from '../shared/site-patterns';
 
 export interface Settings {
   serviceUrl: string;

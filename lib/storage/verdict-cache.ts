@@ -3,8 +3,8 @@
  * and the list of recent lookups shown by the popup.
  */
 import { del, get, getMany, set, update } from 'idb-keyval';
+import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
 import type { Mode } from '../api/contract';
-import type { MarkStatus, VerdictView } from '../shared/messages';
 import { idbStore } from './idb';
 
 interface Entry {

@@ -5,8 +5,8 @@
  * Chromium and Firefox.
  */
 import { browser } from 'wxt/browser';
+import { t } from '@/lib/shared/i18n';
 import { ApiError } from '../../api/errors';
-import { t } from '../../shared/i18n';
 import { getSettings } from '../../storage/settings';
 import { getClient } from '../core/service';
 

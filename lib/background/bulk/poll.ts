@@ -2,10 +2,11 @@
  * Polls the status of bulk files that are queued or processing, records their phase and
  * progress, and notifies once when a file completes or fails.
  */
+
+import type { BulkJobView } from '@/lib/shared/messages';
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { isRefusal } from '../../api/retry';
-import type { BulkJobView } from '../../shared/messages';
 import { type BulkJob, getJobs, updateBulkJob } from '../../storage/jobs';
 import { updateBadge } from '../core/badge';
 import { finishBulkJob } from '../core/notify';

@@ -4,9 +4,9 @@
  * The subset is saved through the downloads API as `<name>-<subset>.csv`.
  */
 import { browser } from 'wxt/browser';
+import { t } from '@/lib/shared/i18n';
+import type { ResultPreview, Subset } from '@/lib/shared/messages';
 import { ApiError } from '../../api/errors';
-import { t } from '../../shared/i18n';
-import type { ResultPreview, Subset } from '../../shared/messages';
 import { resultFileName, resultsUrl } from './downloads';
 import { filterResults, NoVerdictColumnError, previewRows } from './results-subset';
 

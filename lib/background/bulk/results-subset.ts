@@ -4,10 +4,10 @@
  * first. Cells are copied as the service wrote them (its formula escaping included).
  */
 import Papa from 'papaparse';
+import type { ResultPreview, Subset } from '@/lib/shared/messages';
 import type { Verdict } from '../../api/contract';
 import { verdictOf } from '../../api/verdict';
 import { looksLikeEmail } from '../../csv/detect-column';
-import type { ResultPreview, Subset } from '../../shared/messages';
 
 /** Header names that hold the verdict in a results CSV, ours first. */
 const STATUS_HEADERS = ['verification_status', 'status', 'result', 'verdict', 'email_status'];

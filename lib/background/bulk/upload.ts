@@ -5,11 +5,11 @@
  * (recoverInterruptedUploads), never re-sent.
  */
 import { browser } from 'wxt/browser';
+import { t } from '@/lib/shared/i18n';
+import type { BulkJobView } from '@/lib/shared/messages';
 import type { ApiClient } from '../../api/client';
 import type { FileRecord, Mode } from '../../api/contract';
 import { ApiError } from '../../api/errors';
-import { t } from '../../shared/i18n';
-import type { BulkJobView } from '../../shared/messages';
 import { addJob, type BulkJob, getJobs, toBulkView, updateBulkJob } from '../../storage/jobs';
 import { deleteUploadBlob, isUploadKey, sweepUploadBlobs, takeUploadBlob } from '../../storage/upload-blobs';
 import { updateBadge } from '../core/badge';

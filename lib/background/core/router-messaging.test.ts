@@ -1,9 +1,9 @@
 /** The background's handlers behind the real messaging library: callers get typed ApiErrors. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeAllListeners, sendMessage } from '@/lib/shared/messages';
 import { PATHS } from '../../api/contract';
 import { ApiError, fromMessageError } from '../../api/errors';
 import { fail } from '../../api/testing/scripted-server';
-import { removeAllListeners, sendMessage } from '../../shared/messages';
 import { installRuntimeMessaging, type Transport } from '../../testing/runtime-messaging';
 import { useFakeService } from '../testing/setup';
 import { registerHandlers } from './router';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { CONTENT_SCRIPT_MESSAGES, LOOKUP_MAX, type ProtocolMap } from '@/lib/shared/messages';
 import { fromMessageError } from '../../api/errors';
 import { startScriptedServer } from '../../api/testing/scripted-server';
-import { CONTENT_SCRIPT_MESSAGES, LOOKUP_MAX, type ProtocolMap } from '../../shared/messages';
 import { getApiKey } from '../../storage/api-key';
 import { configure, fakeService, resetBackground } from '../testing/setup';
 import { isAllowed, type SenderInfo, senderKind } from './authorize';

@@ -3,8 +3,8 @@
  * against its sender first (authorize.ts). To add a handler: add its entry to `handlers`.
  */
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
+import { onMessage, type ProtocolMap, SUBSETS } from '@/lib/shared/messages';
 import { ApiError, fromMessageError } from '../../api/errors';
-import { onMessage, type ProtocolMap, SUBSETS } from '../../shared/messages';
 import { type BulkJob, dismissJob, getJobs, toBulkView } from '../../storage/jobs';
 import { getRecent } from '../../storage/verdict-cache';
 import { downloadResults } from '../bulk/downloads';

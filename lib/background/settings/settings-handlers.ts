@@ -1,10 +1,11 @@
 /** getSettings / saveSettings / testConnection / contentConfig. The API key itself never leaves the background. */
+
+import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '@/lib/shared/messages';
+import { siteEnabled } from '@/lib/shared/site-patterns';
 import { createApiClient } from '../../api/client';
 import { MODES } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
-import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '../../shared/messages';
-import { siteEnabled } from '../../shared/site-patterns';
 import { getApiKey, setApiKey } from '../../storage/api-key';
 import { getSettings, normalizeSites, type Settings, updateSettings } from '../../storage/settings';
 import { keyFingerprint, toAccountView } from './account';

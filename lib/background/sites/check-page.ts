@@ -1,7 +1,7 @@
 /** "Check this page": inject the content script once into a tab (activeTab), whatever the enabled sites. */
 import { browser } from 'wxt/browser';
+import { CHECK_ONCE_FLAG } from '@/lib/shared/messages';
 import { ApiError } from '../../api/errors';
-import { CHECK_ONCE_FLAG } from '../../shared/messages';
 import type { SenderInfo } from '../core/authorize';
 import { CONTENT_SCRIPT_FILE } from './content-scripts';
 

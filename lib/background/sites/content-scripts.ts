@@ -4,7 +4,7 @@
  * on any other page: the script is not in the manifest.
  */
 import { browser } from 'wxt/browser';
-import { sitePatterns } from '../../shared/site-patterns';
+import { sitePatterns } from '@/lib/shared/site-patterns';
 import { getSettings, onEnabledSitesChange } from '../../storage/settings';
 
 export const CONTENT_SCRIPT_ID = 'verimark-marks';

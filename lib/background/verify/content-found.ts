@@ -8,9 +8,9 @@
  * tab closes or the browser quits.
  */
 
+import { checkEmail } from '@/lib/shared/address';
+import { LOOKUP_MAX } from '@/lib/shared/messages';
 import { ApiError } from '../../api/errors';
-import { checkEmail } from '../../shared/address';
-import { LOOKUP_MAX } from '../../shared/messages';
 import { type FrameFound, foundItem } from '../../storage/content-found';
 import type { SenderInfo } from '../core/authorize';
 

@@ -6,9 +6,9 @@
  * verdicts told per tab in a rolling window; past it they get `rate_limited` (or no verdict).
  */
 
+import { checkEmail } from '@/lib/shared/address';
+import type { VerdictView } from '@/lib/shared/messages';
 import { ApiError } from '../../api/errors';
-import { checkEmail } from '../../shared/address';
-import type { VerdictView } from '../../shared/messages';
 import { spentItem } from '../../storage/content-spends';
 import { getSettings } from '../../storage/settings';
 import { getCached } from '../../storage/verdict-cache';

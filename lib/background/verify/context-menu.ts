@@ -1,9 +1,9 @@
 /** The context menu "Verify email address" for selected text and mailto links; the verdict shows as a notification. */
 import { browser } from 'wxt/browser';
+import { addressesInText } from '@/lib/shared/extract/address-list';
+import { mailtoRecipients } from '@/lib/shared/extract/mailto';
+import { t } from '@/lib/shared/i18n';
 import { fromMessageError } from '../../api/errors';
-import { addressesInText } from '../../shared/extract/address-list';
-import { mailtoRecipients } from '../../shared/extract/mailto';
-import { t } from '../../shared/i18n';
 import { notify, notifyVerdict } from '../core/notify';
 import { verifyEmail } from './verify';
 

@@ -1,8 +1,8 @@
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
+import { ADDRESS_CASES } from '@/lib/shared/testing/address-cases';
 import { PATHS } from '../../api/contract';
 import { ApiError } from '../../api/errors';
-import { ADDRESS_CASES } from '../../shared/testing/address-cases';
 import { addJob, getJobs } from '../../storage/jobs';
 import { getRecent } from '../../storage/verdict-cache';
 import { configure, countRequests, until, useFakeService } from '../testing/setup';

@@ -3,13 +3,14 @@
  * asked twice at once is one service call and one credit), then the task is persisted and
  * followed to completion — also after the service worker was stopped (`resumeSingleJobs`).
  */
+
+import { checkEmail } from '@/lib/shared/address';
+import type { VerdictView } from '@/lib/shared/messages';
 import type { ApiClient } from '../../api/client';
 import type { Mode } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { isRefusal, isRetryable } from '../../api/retry';
 import { readVerdict } from '../../api/verdict';
-import { checkEmail } from '../../shared/address';
-import type { VerdictView } from '../../shared/messages';
 import { addJob, getJobs, removeJob, type SingleJob } from '../../storage/jobs';
 import { getSettings } from '../../storage/settings';
 import { addRecent, getCached, getCachedMany, putCached } from '../../storage/verdict-cache';

@@ -4,8 +4,8 @@
  * multi-address input, a paragraph), and its mark shows the worst verdict among them.
  */
 
-import { addressesOrWritten } from '../../shared/extract/address-list';
-import { mailtoRecipients } from '../../shared/extract/mailto';
+import { addressesOrWritten } from '@/lib/shared/extract/address-list';
+import { mailtoRecipients } from '@/lib/shared/extract/mailto';
 import { isRecipientInput, RECIPIENT_SELECTOR, recipientOf } from '../webmail/recipients';
 
 export type TargetKind = 'input' | 'mailto' | 'chip' | 'recipient-input' | 'message' | 'outlook' | 'text';

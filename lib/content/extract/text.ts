@@ -4,7 +4,7 @@
  * look. Scripts, styles, editable regions, targets of other kinds and our own UI are skipped.
  * The element holding the text is the target; its badge follows its last address.
  */
-import { addressesInText } from '../../shared/extract/address-list';
+import { addressesInText } from '@/lib/shared/extract/address-list';
 import type { Target } from './targets';
 
 /** Where text is never read: code and styles, what the user edits, our own elements. */

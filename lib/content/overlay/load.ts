@@ -3,7 +3,7 @@
  * this content script's world on the first badge opened: it shares the world's globals, not the
  * page's. Types only are imported here, so nothing of it weighs on the marking script.
  */
-import { sendMessage } from '../../shared/messages';
+import { sendMessage } from '@/lib/shared/messages';
 import type { PopoverView } from './popover-view';
 
 export const OVERLAY_GLOBAL = '__verimarkOverlay';

@@ -8,7 +8,7 @@
  * Outlook on the web's `button` labelled or titled "Send" ("Send (Ctrl+Enter)"). English labels
  * only: in other interface languages the button is not recognised and the guard stays out of the way.
  */
-import { addressesInText } from '../../shared/extract/address-list';
+import { addressesInText } from '@/lib/shared/extract/address-list';
 import { type RecipientField, recipientsIn } from '../webmail/recipients';
 
 export interface ComposeRecipient {

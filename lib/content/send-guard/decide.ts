@@ -3,7 +3,7 @@
  * already knows about each recipient: let the send through untouched, warn, or wait for verdicts
  * still coming (at most WAIT_MS, then decide again and fail open).
  */
-import type { VerdictView } from '../../shared/messages';
+import type { VerdictView } from '@/lib/shared/messages';
 import type { PageStatus } from '../status';
 import type { ComposeRecipient } from './compose';
 

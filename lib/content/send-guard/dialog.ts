@@ -5,7 +5,7 @@
  * inside, Escape means "Edit recipients". Its buttons answer only the user's own input.
  * Two states: "Checking recipients…" while verdicts are coming, then the warning.
  */
-import { t } from '../../shared/i18n';
+import { t } from '@/lib/shared/i18n';
 import { h, isolateEvents, setStyle } from '../badge/dom';
 import { isUserEvent } from '../user-event';
 import { reasonSentence, statusWord } from '../words';

@@ -10,7 +10,7 @@
  * `[role=group][id$=_TO|_CC|_BCC]`); a resolved recipient is `span._EType_RECIPIENT_ENTITY`
  * (or any pill) carrying the address in `aria-label` or `title`.
  */
-import { addressesInText, addressesOrWritten } from '../../shared/extract/address-list';
+import { addressesInText, addressesOrWritten } from '@/lib/shared/extract/address-list';
 
 export type RecipientField = 'to' | 'cc' | 'bcc';
 export type RecipientKind = 'chip' | 'recipient-input' | 'outlook' | 'message';
