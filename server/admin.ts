@@ -1,5 +1,6 @@
 /**
- * `npm run service:admin -- <command>`: manages API keys in DATA_DIR's database.
+ * `npm run service:admin -- <command>`: manages API keys in the service's database (DATABASE_URL,
+ * else DATA_DIR's SQLite).
  *   create-key --credits N [--expires ISO] [--label L]   prints the new key alone on its last line
  *   add-credits <key|id> --credits N                      prints the new balance on its last line
  *   list-keys                                             one line per key
@@ -9,8 +10,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config';
 import { formatLine, runDoctor } from './doctor';
-import { openDatabase } from './store/db';
-import { type KeyRecord, KeyStore } from './store/keys';
+import { openStore } from './store/open';
+import type { KeyRecord, KeyStore } from './store/store';
 
 const USAGE = `Usage: npm run service:admin -- <command>
   create-key --credits N [--expires ISO-8601] [--label LABEL]
@@ -43,21 +44,21 @@ function describe(k: KeyRecord): string {
   return `${k.id}  ${k.key_prefix}…  credits=${k.credits}  ${state}  label=${JSON.stringify(k.label)}`;
 }
 
-function run(argv: string[], keys: KeyStore): string[] {
+async function run(argv: string[], keys: KeyStore): Promise<string[]> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
     options: { credits: { type: 'string' }, expires: { type: 'string' }, label: { type: 'string' } },
   });
   const [command, target] = positionals;
-  const findKey = (): KeyRecord => {
-    const found = target ? keys.find(target) : null;
+  const findKey = async (): Promise<KeyRecord> => {
+    const found = target ? await keys.find(target) : null;
     if (!found) throw new UsageError(`No such key: ${target ?? '(none given)'}`);
     return found;
   };
   switch (command) {
     case 'create-key': {
-      const { key, record } = keys.create({
+      const { key, record } = await keys.create({
         credits: credits(values.credits),
         expiresAt: expiry(values.expires),
         label: values.label ?? '',
@@ -65,16 +66,17 @@ function run(argv: string[], keys: KeyStore): string[] {
       return [`Created ${describe(record)}`, key];
     }
     case 'add-credits': {
-      const record = findKey();
-      keys.give(record.id, credits(values.credits));
-      return [`${describe(keys.get(record.id) ?? record)}`, String(keys.get(record.id)?.credits)];
+      const record = await findKey();
+      await keys.give(record.id, credits(values.credits));
+      const after = (await keys.get(record.id)) ?? record;
+      return [describe(after), String(after.credits)];
     }
     case 'list-keys':
-      return keys.list().map(describe);
+      return (await keys.list()).map(describe);
     case 'revoke-key': {
-      const record = findKey();
-      keys.revoke(record.id);
-      return [`Revoked ${describe(keys.get(record.id) ?? record)}`, record.id];
+      const record = await findKey();
+      await keys.revoke(record.id);
+      return [`Revoked ${describe((await keys.get(record.id)) ?? record)}`, record.id];
     }
     default:
       throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
@@ -96,14 +98,14 @@ async function doctor(): Promise<void> {
 if (process.argv[2] === 'doctor') {
   await doctor();
 } else {
-  const db = openDatabase(loadConfig().dataDir);
+  const store = await openStore(loadConfig());
   try {
-    for (const line of run(process.argv.slice(2), new KeyStore(db))) console.log(line);
+    for (const line of await run(process.argv.slice(2), store.keys)) console.log(line);
   } catch (err) {
     if (!(err instanceof UsageError || (err instanceof TypeError && 'code' in err))) throw err;
     console.error(`${err.message}\n\n${USAGE}`);
     process.exitCode = 2;
   } finally {
-    db.close();
+    await store.close();
   }
 }

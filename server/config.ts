@@ -8,14 +8,22 @@ export interface ServiceConfig {
   port: number;
   host: string;
   dataDir: string;
+  /** `postgres://…` to share one database between processes; null = SQLite in dataDir. */
+  databaseUrl: string | null;
+  /** Whether `npm run service` also verifies (RUN_WORKER=0: HTTP only). */
+  runWorker: boolean;
+  /** How long a worker's claim on a batch or task lasts without renewal (a dead worker's expires). */
+  leaseMs: number;
+  /** How often an idle worker looks for work another process queued. */
+  pollMs: number;
   /** Base of signed download URLs; null = the origin the request came to. */
   publicBaseUrl: string | null;
   /** HMAC key for download URLs; null = generated and kept in DATA_DIR. */
   signingSecret: string | null;
   rateLimitPerMin: number;
   engine: EngineConfig;
-  /** Files processed at the same time. */
-  fileConcurrency: number;
+  /** Batches one worker process verifies at the same time. */
+  batchConcurrency: number;
   /** Single tasks verified at the same time. */
   singleConcurrency: number;
   /** Rows verified concurrently and committed together. */
@@ -54,10 +62,21 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
   if (smtpProxy !== null && !isSocks5Url(smtpProxy)) {
     throw new ConfigError('SMTP_PROXY must be socks5://[user:pass@]host:port');
   }
+  const databaseUrl = text(env, 'DATABASE_URL');
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for SQLite)');
+  }
+  const runWorker = text(env, 'RUN_WORKER');
+  if (runWorker !== null && !['0', '1'].includes(runWorker))
+    throw new ConfigError('RUN_WORKER must be 0 or 1');
   return {
     port: int(env, 'PORT', 8787),
     host: text(env, 'HOST') ?? '127.0.0.1',
     dataDir: resolve(text(env, 'DATA_DIR') ?? '.data'),
+    databaseUrl,
+    runWorker: runWorker !== '0',
+    leaseMs: int(env, 'WORKER_LEASE_MS', 30_000, 1000),
+    pollMs: int(env, 'WORKER_POLL_MS', 500, 10),
     publicBaseUrl: publicBaseUrl?.replace(/\/+$/, '') ?? null,
     signingSecret: text(env, 'SIGNING_SECRET'),
     rateLimitPerMin: int(env, 'RATE_LIMIT_PER_MIN', 600, 1),
@@ -77,7 +96,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       globalConcurrency: 32,
       perHostConcurrency: 8,
     },
-    fileConcurrency: 2,
+    batchConcurrency: 2,
     singleConcurrency: 16,
     batchRows: 100,
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',

@@ -6,22 +6,20 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app/app';
 import { ConfigError, heloWarnings, isLoopback, loadConfig, type ServiceConfig, serviceUrl } from './config';
-import { openDatabase } from './store/db';
-import { KeyStore } from './store/keys';
+import { openStore } from './store/open';
 
 /** Credits of the demo key created on an empty database. */
 const DEMO_CREDITS = 1000;
 const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 /** On an empty database, a demo key to try the service with; null otherwise. */
-function ensureDemoKey(config: ServiceConfig): string | null {
-  const db = openDatabase(config.dataDir);
+async function ensureDemoKey(config: ServiceConfig): Promise<string | null> {
+  const store = await openStore(config);
   try {
-    const keys = new KeyStore(db);
-    if (keys.count() > 0) return null;
-    return keys.create({ credits: DEMO_CREDITS, label: 'demo' }).key;
+    if ((await store.keys.count()) > 0) return null;
+    return (await store.keys.create({ credits: DEMO_CREDITS, label: 'demo' })).key;
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
@@ -34,14 +32,15 @@ async function main(): Promise<void> {
     console.error(`Configuration error: ${err.message}`);
     process.exit(2);
   }
-  const demoKey = ensureDemoKey(config);
+  const demoKey = await ensureDemoKey(config);
   const app = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
   const { port } = app.server.address() as AddressInfo;
   const url = serviceUrl({ ...config, publicBaseUrl: null }, port);
 
   console.log(`Verimark service listening on ${url}`);
-  console.log(`Data directory: ${config.dataDir}`);
+  console.log(config.databaseUrl ? 'Database: Postgres (DATABASE_URL)' : `Data directory: ${config.dataDir}`);
+  if (!config.runWorker) console.log('RUN_WORKER=0: HTTP only; run `npm run service:worker` to verify');
   for (const warning of heloWarnings(config)) console.warn(`Warning: ${warning}`);
   if (!config.publicBaseUrl && !isLoopback(config.host)) {
     console.warn(

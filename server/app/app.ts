@@ -6,16 +6,11 @@ import { API_KEY_HEADER } from '../../lib/api/contract';
 import type { ServiceConfig } from '../config';
 import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/types';
-import { BulkWorker } from '../jobs/bulk-worker';
-import { SingleRunner } from '../jobs/single-runner';
+import { Workers } from '../jobs/workers';
 import { DataPaths } from '../paths';
-import { loadSigningSecret } from '../signing';
-import { openDatabase } from '../store/db';
-import { FileStore } from '../store/files';
 import { hashApiKey } from '../store/ids';
-import { KeyStore } from '../store/keys';
-import { queueDepth } from '../store/queue-depth';
-import { TaskStore } from '../store/tasks';
+import { openStore } from '../store/open';
+import type { Store } from '../store/store';
 import { accountRoute } from './account-route';
 import { authenticate, presentedKey } from './auth';
 import { bulkRoutes } from './bulk-routes';
@@ -41,11 +36,14 @@ export interface BuildOptions {
   engine?: Engine;
   /** Fastify logger option (defaults to pino at config.logLevel). */
   logger?: boolean;
+  /** An open store (defaults to the one config names); the app closes it when it closes. */
+  store?: Store;
 }
 
 /**
- * The whole service as a Fastify instance: database, workers and routes. Workers start when
- * the app is ready and stop (leaving unfinished work in the database) when it closes.
+ * The whole service as a Fastify instance: store, workers (unless RUN_WORKER=0) and routes.
+ * Workers start when the app is ready and stop (leaving unfinished work in the database) when
+ * it closes.
  */
 export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -55,24 +53,26 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
     connectionTimeout: HTTP_TIMEOUTS.idleMs,
   });
   app.server.headersTimeout = HTTP_TIMEOUTS.headersMs;
-  const db = openDatabase(config.dataDir);
+  const store = opts.store ?? (await openStore(config));
   const paths = new DataPaths(config.dataDir);
-  const metrics = new ServiceMetrics(() => queueDepth(db));
+  const metrics = new ServiceMetrics(() => store.queueDepth());
   const engine = metrics.observeEngine(
-    opts.engine ?? createEngine(config.engine, app.log, { onProbe: metrics.onProbe }),
+    opts.engine ??
+      createEngine({ ...config.engine, hostSlots: config.engine.hostSlots ?? store.hostSlots }, app.log, {
+        onProbe: metrics.onProbe,
+      }),
   );
-  const files = new FileStore(db);
-  const tasks = new TaskStore(db);
-  const jobDeps = { files, engine, paths, batchRows: config.batchRows, log: app.log };
+  const workers = config.runWorker ? new Workers(store, engine, config, app.log) : null;
   const ctx: AppContext = {
     config,
     paths,
-    keys: new KeyStore(db),
-    tasks,
-    files,
-    singleRunner: new SingleRunner(tasks, engine, app.log, config.singleConcurrency),
-    bulkWorker: new BulkWorker(jobDeps, config.fileConcurrency),
-    signingSecret: loadSigningSecret(config.dataDir, config.signingSecret),
+    store,
+    keys: store.keys,
+    tasks: store.tasks,
+    files: store.files,
+    kickSingles: () => workers?.singles.kick(),
+    kickFiles: () => workers?.batches.kick(),
+    signingSecret: await store.signingSecret(config.signingSecret),
   };
 
   app.decorateRequest('account', null);
@@ -104,15 +104,14 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
   });
   downloadRoute(app, ctx);
   accountRoute(app, ctx);
-  opsRoutes(app, { metrics, pingDatabase: () => db.prepare('SELECT 1').get() });
+  opsRoutes(app, { metrics, pingDatabase: () => store.ping() });
 
   app.addHook('onReady', async () => {
-    ctx.singleRunner.resume();
-    ctx.bulkWorker.kick();
+    workers?.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([ctx.singleRunner.stop(SHUTDOWN_GRACE_MS), ctx.bulkWorker.stop(SHUTDOWN_GRACE_MS)]);
-    db.close();
+    await workers?.stop(SHUTDOWN_GRACE_MS);
+    await store.close();
   });
   return app;
 }

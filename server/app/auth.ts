@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { API_KEY_HEADER, ERRORS } from '../../lib/api/contract';
-import { isExpired, type KeyRecord, type KeyStore } from '../store/keys';
+import { isExpired, type KeyRecord, type KeyStore } from '../store/store';
 import { HttpError } from './errors';
 
 declare module 'fastify' {
@@ -22,7 +22,7 @@ export function presentedKey(request: FastifyRequest): string | null {
 export function authenticate(keys: KeyStore, opts: { allowExpired?: boolean } = {}) {
   return async (request: FastifyRequest): Promise<void> => {
     const key = presentedKey(request);
-    const record = key ? keys.findByKey(key) : null;
+    const record = key ? await keys.findByKey(key) : null;
     if (!record) throw new HttpError(401, ERRORS.invalidKey);
     if (!opts.allowExpired && isExpired(record)) throw new HttpError(402, ERRORS.paymentRequired);
     request.account = record;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { DESCRIPTIONS, ERRORS, PATHS } from '../../lib/api/contract';
 import { serviceUrl } from '../config';
 import { signDownloadUrl } from '../signing';
-import { toFileRecord } from '../store/files';
+import { toFileRecord } from '../store/store';
 import { account } from './auth';
 import type { AppContext } from './context';
 import { ok } from './envelope';
@@ -24,7 +24,7 @@ export function bulkRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(PATHS.bulkStatus, async (request) => {
     const key = account(request);
     const body = parseBody(FileBody, request.body);
-    const file = ctx.files.get(key.id, body.file_id);
+    const file = await ctx.files.get(key.id, body.file_id);
     if (!file) throw new HttpError(404, ERRORS.fileNotFound);
     const download_url =
       file.state === 'completed' ? signDownloadUrl(baseUrl(ctx, app), ctx.signingSecret, file.id) : '';
@@ -34,7 +34,7 @@ export function bulkRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(PATHS.bulkFiles, async (request) => {
     const key = account(request);
     const query = parseQuery(ListQuery, request.query);
-    const { rows, total } = ctx.files.list(key.id, query.page, query.pageSize, query.search);
+    const { rows, total } = await ctx.files.list(key.id, query.page, query.pageSize, query.search);
     return ok(DESCRIPTIONS.bulkFiles, {
       files: rows.map(toFileRecord),
       totalCount: total,

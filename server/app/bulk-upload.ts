@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
 import { type ScanProblem, scanUpload } from '../csv/scan';
+import { splitUpload } from '../jobs/split-upload';
 import { newId } from '../store/ids';
 import { account } from './auth';
 import type { AppContext } from './context';
@@ -67,7 +68,7 @@ function asClientError(err: unknown): never {
   throw err;
 }
 
-/** POST /verify/bulk: takes one credit per address at upload and queues the file. */
+/** POST /verify/bulk: takes one credit per address at upload and queues the file's batches. */
 export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
   app.post(PATHS.bulk, async (request) => {
     const key = account(request);
@@ -79,23 +80,26 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
       const fields = parseBody(UploadFields, received.fields);
       const scan = await scanUpload(path, fields.emailColumn || null);
       if (typeof scan === 'string') throw new HttpError(400, REFUSALS[scan]);
-      const file = ctx.files.create({
-        id,
-        keyId: key.id,
-        fileName: fields.fileName || received.uploadName || 'upload.csv',
-        mode: fields.mode,
-        delimiter: scan.dialect.delimiter,
-        newline: scan.dialect.newline,
-        emailIndex: scan.emailIndex,
-        headerLength: scan.header.length,
-        credits: scan.emails,
-      });
+      const { resultHeader, batches } = await splitUpload(path, scan, ctx.config.batchRows);
+      const file = await ctx.files.create(
+        {
+          id,
+          keyId: key.id,
+          fileName: fields.fileName || received.uploadName || 'upload.csv',
+          mode: fields.mode,
+          emailIndex: scan.emailIndex,
+          headerLength: scan.header.length,
+          credits: scan.emails,
+          resultHeader,
+        },
+        batches,
+      );
       if (!file) throw new HttpError(402, ERRORS.insufficientCredits);
-      ctx.bulkWorker.kick();
+      ctx.kickFiles();
       return ok(DESCRIPTIONS.queued, { file_id: id });
-    } catch (err) {
+    } finally {
+      // Its rows are in the database now: the upload is not needed by any worker.
       await rm(path, { force: true });
-      throw err;
     }
   });
 }

@@ -1,19 +1,18 @@
 import type { ServiceConfig } from '../config';
-import type { BulkWorker } from '../jobs/bulk-worker';
-import type { SingleRunner } from '../jobs/single-runner';
 import type { DataPaths } from '../paths';
-import type { FileStore } from '../store/files';
-import type { KeyStore } from '../store/keys';
-import type { TaskStore } from '../store/tasks';
+import type { FileStore, KeyStore, Store, TaskStore } from '../store/store';
 
 /** What the routes need, built once per service by buildApp. */
 export interface AppContext {
   config: ServiceConfig;
   paths: DataPaths;
+  store: Store;
   keys: KeyStore;
   tasks: TaskStore;
   files: FileStore;
-  singleRunner: SingleRunner;
-  bulkWorker: BulkWorker;
+  /** Tells this process's worker (if it runs one) that a task was queued; others poll. */
+  kickSingles(): void;
+  /** Tells this process's worker (if it runs one) that a file was queued; others poll. */
+  kickFiles(): void;
   signingSecret: string;
 }

@@ -1,4 +1,5 @@
 import { createReadStream, existsSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../../lib/api/contract';
 import { verifyDownload } from '../signing';
@@ -34,13 +35,17 @@ export function downloadRoute(app: FastifyInstance, ctx: AppContext): void {
     ) {
       throw new HttpError(403, 'Invalid or expired download link');
     }
-    const file = ctx.files.getById(fileId);
-    const path = ctx.paths.result(fileId);
-    if (file?.state !== 'completed' || !existsSync(path)) throw new HttpError(404, ERRORS.fileNotFound);
+    const file = await ctx.files.getById(fileId);
+    if (file?.state !== 'completed') throw new HttpError(404, ERRORS.fileNotFound);
+    // Files completed before results moved into the database have theirs in DATA_DIR/results.
+    const legacyPath = ctx.paths.result(fileId);
+    const legacy = file.result_header === '';
+    if (legacy && !existsSync(legacyPath)) throw new HttpError(404, ERRORS.fileNotFound);
+    const body = legacy ? createReadStream(legacyPath) : Readable.from(ctx.files.resultChunks(fileId));
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${attachmentName(file.file_name)}"`)
       .header('cache-control', 'private, no-store')
-      .send(createReadStream(path));
+      .send(body);
   });
 }

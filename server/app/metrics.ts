@@ -54,15 +54,15 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  constructor(queueDepth: () => QueueDepth) {
+  constructor(queueDepth: () => QueueDepth | Promise<QueueDepth>) {
     collectDefaultMetrics({ register: this.registry, prefix: 'verimark_' });
     new Gauge({
       name: 'verimark_queue_depth',
       help: 'Work in the database not yet finished: bulk files and single tasks, by state.',
       labelNames: ['kind', 'state'] as const,
       registers: [this.registry],
-      collect() {
-        const depth = queueDepth();
+      async collect() {
+        const depth = await queueDepth();
         this.set({ kind: 'file', state: 'pending' }, depth.files.pending);
         this.set({ kind: 'file', state: 'processing' }, depth.files.processing);
         this.set({ kind: 'task', state: 'pending' }, depth.tasks.pending);

@@ -12,7 +12,7 @@ import { OPS_PATHS } from './openapi-paths';
 export interface OpsDeps {
   metrics: ServiceMetrics;
   /** Throws when the database does not answer. */
-  pingDatabase: () => void;
+  pingDatabase: () => unknown;
 }
 
 export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
@@ -22,7 +22,7 @@ export function opsRoutes(app: FastifyInstance, deps: OpsDeps): void {
 
   app.get(OPS_PATHS.health, noLimit, async (request, reply) => {
     try {
-      deps.pingDatabase();
+      await deps.pingDatabase();
       return { status: 'ok' };
     } catch (err) {
       request.log.error({ err }, 'health check: the database does not answer');

@@ -11,16 +11,16 @@ export function singleRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post(PATHS.single, async (request) => {
     const key = account(request);
     const body = parseBody(SingleBody, request.body);
-    const task = ctx.tasks.create(key.id, body.email, body.mode);
+    const task = await ctx.tasks.create(key.id, body.email, body.mode);
     if (!task) throw new HttpError(402, ERRORS.insufficientCredits);
-    ctx.singleRunner.enqueue(task.id);
+    ctx.kickSingles();
     return ok(DESCRIPTIONS.queued, { task_id: task.id });
   });
 
   app.post(PATHS.singleStatus, async (request) => {
     const key = account(request);
     const body = parseBody(TaskBody, request.body);
-    const task = ctx.tasks.get(key.id, body.task_id);
+    const task = await ctx.tasks.get(key.id, body.task_id);
     if (!task) throw new HttpError(404, ERRORS.taskNotFound);
     if (task.state === 'pending' || task.result === null) {
       return ok(DESCRIPTIONS.singleStatus, { task_id: task.id, processing_status: 'pending' });

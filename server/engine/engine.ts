@@ -108,7 +108,7 @@ export function createEngine(
   const ctx: ProbeContext = {
     config,
     resolver,
-    limits: createLimits(config.globalConcurrency, config.perHostConcurrency),
+    limits: createLimits(config.globalConcurrency, config.perHostConcurrency, config.hostSlots),
     logger,
     connector: createConnector(config),
   };

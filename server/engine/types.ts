@@ -4,6 +4,7 @@
  * SMTP over TCP (EHLO, MAIL FROM, RCPT TO, RSET, QUIT; never DATA).
  */
 import type { Checks, Mode, Reason, Verdict } from '../../lib/api/contract';
+import type { HostSlots } from './limits';
 
 export interface EngineConfig {
   /** `host:port` list for Node's resolver; empty = system resolvers. */
@@ -22,6 +23,8 @@ export interface EngineConfig {
   globalConcurrency: number;
   /** Concurrent SMTP conversations per MX host. */
   perHostConcurrency: number;
+  /** Per-host slots shared with other processes (Postgres); default: this process only. */
+  hostSlots?: HostSlots | null;
   /** DNS query timeout (two tries); default: smtpTimeoutMs, at most 5000. */
   dnsTimeoutMs?: number;
   /**

@@ -1,9 +1,9 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import pLimit from 'p-limit';
 import { untestedChecks } from '../../lib/api/contract';
 import type { Engine, VerificationResult } from '../engine/types';
-import type { TaskStore } from '../store/tasks';
+import type { TaskRow, TaskStore } from '../store/store';
+import { Poller } from './poller';
 
 /** What a task gets when the engine itself fails: unknown, and so refunded. */
 export function engineFailure(email: string): VerificationResult {
@@ -19,56 +19,81 @@ export function engineFailure(email: string): VerificationResult {
 }
 
 /**
- * Verifies queued single tasks with bounded concurrency. Tasks live in the database, so the
- * ones pending at a restart are picked up again by `resume()`.
+ * Verifies queued single tasks with bounded concurrency. Tasks live in the database and are
+ * claimed with a lease, so any worker process takes them, and the ones of a stopped or dead
+ * worker are taken again.
  */
 export class SingleRunner {
-  private readonly limit: ReturnType<typeof pLimit>;
-  private readonly queued = new Map<string, Promise<void>>();
-  private stopping = false;
+  private readonly running = new Map<string, Promise<void>>();
+  private readonly poller: Poller;
+  private readonly renewer: NodeJS.Timeout;
 
   constructor(
     private readonly tasks: TaskStore,
     private readonly engine: Engine,
     private readonly log: FastifyBaseLogger,
-    concurrency: number,
+    private readonly owner: string,
+    private readonly concurrency: number,
+    pollMs: number,
+    private readonly leaseMs: number,
   ) {
-    this.limit = pLimit(concurrency);
+    this.poller = new Poller(pollMs, () => this.fill(), log);
+    // Renews the leases of the running tasks; a dead worker's expire and another takes them.
+    this.renewer = setInterval(
+      () => {
+        if (this.running.size === 0) return;
+        this.tasks.renew([...this.running.keys()], owner, leaseMs).catch((err: unknown) => {
+          log.warn({ err }, 'could not renew task leases');
+        });
+      },
+      Math.max(200, Math.floor(leaseMs / 3)),
+    );
+    this.renewer.unref();
   }
 
-  resume(): void {
-    for (const id of this.tasks.pendingIds()) this.enqueue(id);
+  /** Looks for tasks now (after a request, at start-up); an idle runner also looks every pollMs. */
+  kick(): void {
+    this.poller.kick();
   }
 
-  enqueue(id: string): void {
-    if (this.stopping || this.queued.has(id)) return;
-    const run = this.limit(() => this.run(id)).finally(() => this.queued.delete(id));
-    this.queued.set(id, run);
+  get active(): number {
+    return this.running.size;
   }
 
-  private async run(id: string): Promise<void> {
-    if (this.stopping) return;
-    const task = this.tasks.getById(id);
-    if (task?.state !== 'pending') return;
+  private async fill(): Promise<void> {
+    const free = this.concurrency - this.running.size;
+    if (this.poller.stopped || free <= 0) return;
+    for (const task of await this.tasks.claim(this.owner, this.leaseMs, free)) {
+      if (this.running.has(task.id)) continue;
+      const run = this.run(task).finally(() => {
+        this.running.delete(task.id);
+        this.kick();
+      });
+      this.running.set(task.id, run);
+    }
+  }
+
+  private async run(task: TaskRow): Promise<void> {
     let result: VerificationResult;
     try {
       result = await this.engine.verify(task.email, task.mode, this.engine.newScope());
     } catch (err) {
-      this.log.error({ err, taskId: id }, 'engine failed on a single task');
+      this.log.error({ err, taskId: task.id }, 'engine failed on a single task');
       result = engineFailure(task.email);
     }
     try {
-      this.tasks.complete(task, result);
+      await this.tasks.complete(task, result);
     } catch (err) {
       // Only when the database closed under a stopping service: the task stays pending.
-      this.log.warn({ err, taskId: id }, 'could not store a single result');
+      this.log.warn({ err, taskId: task.id }, 'could not store a single result');
     }
   }
 
-  /** Stops taking work; tasks not completed stay pending in the database for the next start. */
+  /** Stops taking work; tasks not completed within `graceMs` are given back for another worker. */
   async stop(graceMs: number): Promise<void> {
-    this.stopping = true;
-    this.limit.clearQueue();
-    await Promise.race([Promise.allSettled(this.queued.values()), delay(graceMs)]);
+    this.poller.stop();
+    await Promise.race([Promise.allSettled(this.running.values()), delay(graceMs)]);
+    clearInterval(this.renewer);
+    await Promise.allSettled([...this.running.keys()].map((id) => this.tasks.release(id, this.owner)));
   }
 }

@@ -57,4 +57,39 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX bulk_files_key ON bulk_files(key_id, seq DESC);
   CREATE INDEX bulk_files_open ON bulk_files(state) WHERE state IN ('pending', 'processing');
   `,
+  // 2: batches any worker process can claim (with a lease), results kept in the database,
+  // leases on single tasks, and settings shared by every process (the signing secret).
+  // Files left open by the previous version (their rows on disk, not in batches) are failed
+  // and refunded in full: the new workers only process batches.
+  `
+  ALTER TABLE single_tasks ADD COLUMN lease_owner TEXT;
+  ALTER TABLE single_tasks ADD COLUMN lease_until INTEGER;
+  ALTER TABLE bulk_files ADD COLUMN batches_total INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE bulk_files ADD COLUMN batches_done INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE bulk_files ADD COLUMN result_header TEXT NOT NULL DEFAULT '';
+
+  CREATE TABLE file_batches (
+    file_id     TEXT NOT NULL REFERENCES bulk_files(id) ON DELETE CASCADE,
+    file_seq    INTEGER NOT NULL,
+    first_row   INTEGER NOT NULL,
+    row_count   INTEGER NOT NULL,
+    input       TEXT NOT NULL,
+    state       TEXT NOT NULL CHECK (state IN ('open', 'done')),
+    lease_owner TEXT,
+    lease_until INTEGER,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    output      TEXT,
+    PRIMARY KEY (file_id, first_row)
+  );
+  CREATE INDEX file_batches_open ON file_batches(file_seq, first_row) WHERE state = 'open';
+
+  CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+  UPDATE api_keys SET credits = credits + (
+    SELECT COALESCE(SUM(f.credit_usage - f.credit_refund), 0) FROM bulk_files f
+     WHERE f.key_id = api_keys.id AND f.state IN ('pending', 'processing'));
+  UPDATE bulk_files SET state = 'failed', credit_refund = credit_usage,
+      error = 'interrupted by a service upgrade; credits refunded, please upload again'
+    WHERE state IN ('pending', 'processing');
+  `,
 ];

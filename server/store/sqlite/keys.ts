@@ -1,33 +1,18 @@
+import { hashApiKey, newApiKey, newId } from '../ids';
+import { type CreateKeyOptions, type KeyRecord, type KeyStore, nowIso } from '../store';
 import type { Db } from './db';
-import { nowIso, prepared } from './db';
-import { hashApiKey, newApiKey, newId } from './ids';
+import { prepared } from './db';
 
-export interface KeyRecord {
-  id: string;
-  key_prefix: string;
-  label: string;
-  credits: number;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_at: string;
-}
-
-export interface CreateKeyOptions {
-  credits: number;
-  expiresAt?: string | null;
-  label?: string;
-}
-
-/** API keys, their credits and subscription expiry. Only the key's hash is stored. */
-export class KeyStore {
+/** API keys in SQLite. */
+export class SqliteKeyStore implements KeyStore {
   constructor(private readonly db: Db) {}
 
-  count(): number {
+  async count(): Promise<number> {
     const row = prepared(this.db, 'SELECT COUNT(*) AS n FROM api_keys').get() as { n: number };
     return row.n;
   }
 
-  create(opts: CreateKeyOptions): { key: string; record: KeyRecord } {
+  async create(opts: CreateKeyOptions): Promise<{ key: string; record: KeyRecord }> {
     const key = newApiKey();
     const record: KeyRecord = {
       id: newId(),
@@ -46,16 +31,14 @@ export class KeyStore {
     return { key, record };
   }
 
-  /** The live (not revoked) key record for a presented key, or null. */
-  findByKey(key: string): KeyRecord | null {
+  async findByKey(key: string): Promise<KeyRecord | null> {
     const row = prepared(this.db, 'SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').get(
       hashApiKey(key),
     ) as KeyRecord | undefined;
     return row ?? null;
   }
 
-  /** Looks a key up (revoked ones too) by the key itself or by its id. */
-  find(keyOrId: string): KeyRecord | null {
+  async find(keyOrId: string): Promise<KeyRecord | null> {
     const row = prepared(this.db, 'SELECT * FROM api_keys WHERE key_hash = ? OR id = ?').get(
       hashApiKey(keyOrId),
       keyOrId,
@@ -63,21 +46,21 @@ export class KeyStore {
     return row ?? null;
   }
 
-  get(id: string): KeyRecord | null {
+  async get(id: string): Promise<KeyRecord | null> {
     return (
       (prepared(this.db, 'SELECT * FROM api_keys WHERE id = ?').get(id) as KeyRecord | undefined) ?? null
     );
   }
 
-  list(): KeyRecord[] {
+  async list(): Promise<KeyRecord[]> {
     return prepared(this.db, 'SELECT * FROM api_keys ORDER BY created_at').all() as KeyRecord[];
   }
 
-  give(id: string, amount: number): void {
+  async give(id: string, amount: number): Promise<void> {
     giveCredits(this.db, id, amount);
   }
 
-  revoke(id: string): boolean {
+  async revoke(id: string): Promise<boolean> {
     const result = prepared(
       this.db,
       'UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
@@ -105,8 +88,4 @@ export function takeCredits(db: Db, keyId: string, amount: number): boolean {
 export function giveCredits(db: Db, keyId: string, amount: number): void {
   if (amount === 0) return;
   prepared(db, 'UPDATE api_keys SET credits = credits + ? WHERE id = ?').run(amount, keyId);
-}
-
-export function isExpired(record: KeyRecord, now = Date.now()): boolean {
-  return record.expires_at !== null && Date.parse(record.expires_at) <= now;
 }

@@ -27,10 +27,6 @@ export function migrate(db: Db): void {
   }
 }
 
-export function nowIso(): string {
-  return new Date().toISOString();
-}
-
 const statements = new WeakMap<Db, Map<string, Database.Statement>>();
 
 /** `db.prepare(sql)`, compiled once per database and reused (the store runs the same SQL often). */

@@ -1,0 +1,54 @@
+import { emailCell } from '../csv/email-column';
+import { neutraliseCell } from '../csv/formula';
+import { resultCells } from '../csv/result-cells';
+import { fitRow, toCsvLines } from '../csv/rows';
+import { TimeSlice } from '../csv/time-slice';
+import type { DomainScope, Engine, VerificationResult } from '../engine/types';
+import type { ClaimedBatch, VerdictCounts } from '../store/store';
+import { engineFailure } from './single-runner';
+
+export interface BatchResult {
+  /** The batch's result lines: every original column, then the result columns. */
+  output: string;
+  counts: VerdictCounts;
+}
+
+/**
+ * Verifies every row of a batch (all at once: the engine's limits bound the real concurrency)
+ * and renders the result lines in row order. Rows with an empty email cell get empty results
+ * and cost nothing.
+ */
+export async function verifyBatch(
+  engine: Engine,
+  scope: DomainScope,
+  batch: ClaimedBatch,
+  onEngineError: (err: unknown) => void,
+): Promise<BatchResult> {
+  const results = await Promise.all(
+    batch.rows.map(async (row): Promise<VerificationResult | null> => {
+      const email = emailCell(row, batch.emailIndex);
+      if (email === '') return null;
+      try {
+        return await engine.verify(email, batch.mode, scope);
+      } catch (err) {
+        onEngineError(err);
+        return engineFailure(email);
+      }
+    }),
+  );
+  const counts: VerdictCounts = { deliverable: 0, undeliverable: 0, unknown: 0, risky: 0 };
+  for (const r of results) if (r) counts[r.status]++;
+  // A line at a time, giving the event loop a turn every few ms: wide rows are costly.
+  const slice = new TimeSlice();
+  let output = '';
+  for (const [i, row] of batch.rows.entries()) {
+    output += csvLine([...fitRow(row, batch.headerLength), ...resultCells(results[i] ?? null)]);
+    await slice.pause();
+  }
+  return { output, counts };
+}
+
+/** One CSV line, every cell neutralised against formula injection (docs/design.md §3). */
+export function csvLine(cells: string[]): string {
+  return toCsvLines([cells.map(neutraliseCell)]);
+}

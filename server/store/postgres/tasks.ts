@@ -1,0 +1,91 @@
+import type { Mode } from '../../../lib/api/contract';
+import type { VerificationResult } from '../../engine/types';
+import { newId } from '../ids';
+import { nowIso, singleResult, type TaskRow, type TaskStore } from '../store';
+import { giveCredits, takeCredits } from './keys';
+import { inTransaction, leaseSql, type Pool } from './pool';
+
+const COLUMNS = 'id, key_id, email, mode, state, result, credits_refunded, created_at, updated_at';
+
+/** Single tasks in Postgres; claimed with `FOR UPDATE SKIP LOCKED` and a lease. */
+export class PgTaskStore implements TaskStore {
+  constructor(private readonly pool: Pool) {}
+
+  create(keyId: string, email: string, mode: Mode): Promise<TaskRow | null> {
+    return inTransaction(this.pool, async (client) => {
+      if (!(await takeCredits(client, keyId, 1))) return null;
+      const now = nowIso();
+      const row: TaskRow = {
+        id: newId(),
+        key_id: keyId,
+        email,
+        mode,
+        state: 'pending',
+        result: null,
+        credits_refunded: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      await client.query(
+        `INSERT INTO single_tasks (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [row.id, row.key_id, row.email, row.mode, row.state, row.result, 0, now, now],
+      );
+      return row;
+    });
+  }
+
+  async get(keyId: string, id: string): Promise<TaskRow | null> {
+    const { rows } = await this.pool.query<TaskRow>(
+      `SELECT ${COLUMNS} FROM single_tasks WHERE id = $1 AND key_id = $2`,
+      [id, keyId],
+    );
+    return rows[0] ?? null;
+  }
+
+  async claim(owner: string, leaseMs: number, limit: number): Promise<TaskRow[]> {
+    if (limit <= 0) return [];
+    const { rows } = await this.pool.query<TaskRow>(
+      `WITH next AS (
+         SELECT id FROM single_tasks
+          WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < now())
+          ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       UPDATE single_tasks t SET lease_owner = $1, lease_until = ${leaseSql(2)}
+         FROM next WHERE t.id = next.id
+       RETURNING ${COLUMNS.split(', ')
+         .map((c) => `t.${c}`)
+         .join(', ')}`,
+      [owner, leaseMs, limit],
+    );
+    return rows;
+  }
+
+  async complete(task: TaskRow, result: VerificationResult): Promise<void> {
+    const now = nowIso();
+    const { refund, json } = singleResult(task, result, now);
+    await inTransaction(this.pool, async (client) => {
+      const done = await client.query(
+        `UPDATE single_tasks SET state = 'completed', result = $1, credits_refunded = $2, updated_at = $3,
+             lease_owner = NULL, lease_until = NULL
+           WHERE id = $4 AND state = 'pending'`,
+        [json, refund, now, task.id],
+      );
+      if (done.rowCount === 1) await giveCredits(client, task.key_id, refund);
+    });
+  }
+
+  async renew(ids: string[], owner: string, leaseMs: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.pool.query(
+      `UPDATE single_tasks SET lease_until = ${leaseSql(3)}
+         WHERE id = ANY($1::text[]) AND lease_owner = $2 AND state = 'pending'`,
+      [ids, owner, leaseMs],
+    );
+  }
+
+  async release(id: string, owner: string): Promise<void> {
+    await this.pool.query(
+      "UPDATE single_tasks SET lease_until = NULL WHERE id = $1 AND lease_owner = $2 AND state = 'pending'",
+      [id, owner],
+    );
+  }
+}

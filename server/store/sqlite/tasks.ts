@@ -1,0 +1,97 @@
+import type { Mode } from '../../../lib/api/contract';
+import type { VerificationResult } from '../../engine/types';
+import { newId } from '../ids';
+import { nowIso, singleResult, type TaskRow, type TaskStore } from '../store';
+import type { Db } from './db';
+import { prepared } from './db';
+import { giveCredits, takeCredits } from './keys';
+
+/** Single tasks in SQLite; a claim is a lease (owner, until) on a pending row. */
+export class SqliteTaskStore implements TaskStore {
+  constructor(private readonly db: Db) {}
+
+  async create(keyId: string, email: string, mode: Mode): Promise<TaskRow | null> {
+    return this.db
+      .transaction((): TaskRow | null => {
+        if (!takeCredits(this.db, keyId, 1)) return null;
+        const now = nowIso();
+        const row: TaskRow = {
+          id: newId(),
+          key_id: keyId,
+          email,
+          mode,
+          state: 'pending',
+          result: null,
+          credits_refunded: 0,
+          created_at: now,
+          updated_at: now,
+        };
+        prepared(
+          this.db,
+          `INSERT INTO single_tasks (id, key_id, email, mode, state, result, credits_refunded, created_at, updated_at)
+             VALUES (@id, @key_id, @email, @mode, @state, @result, @credits_refunded, @created_at, @updated_at)`,
+        ).run(row);
+        return row;
+      })
+      .immediate();
+  }
+
+  async get(keyId: string, id: string): Promise<TaskRow | null> {
+    const row = prepared(this.db, 'SELECT * FROM single_tasks WHERE id = ? AND key_id = ?').get(id, keyId);
+    return (row as TaskRow | undefined) ?? null;
+  }
+
+  async claim(owner: string, leaseMs: number, limit: number): Promise<TaskRow[]> {
+    if (limit <= 0) return [];
+    return this.db
+      .transaction((): TaskRow[] => {
+        const now = Date.now();
+        const rows = prepared(
+          this.db,
+          `SELECT * FROM single_tasks WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < ?)
+             ORDER BY created_at LIMIT ?`,
+        ).all(now, limit) as TaskRow[];
+        const lease = prepared(
+          this.db,
+          'UPDATE single_tasks SET lease_owner = ?, lease_until = ? WHERE id = ?',
+        );
+        for (const row of rows) lease.run(owner, now + leaseMs, row.id);
+        return rows;
+      })
+      .immediate();
+  }
+
+  async complete(task: TaskRow, result: VerificationResult): Promise<void> {
+    const now = nowIso();
+    const { refund, json } = singleResult(task, result, now);
+    this.db
+      .transaction(() => {
+        const done = prepared(
+          this.db,
+          `UPDATE single_tasks SET state = 'completed', result = ?, credits_refunded = ?, updated_at = ?,
+               lease_owner = NULL, lease_until = NULL
+             WHERE id = ? AND state = 'pending'`,
+        ).run(json, refund, now, task.id);
+        if (done.changes === 1) giveCredits(this.db, task.key_id, refund);
+      })
+      .immediate();
+  }
+
+  async renew(ids: string[], owner: string, leaseMs: number): Promise<void> {
+    const lease = prepared(
+      this.db,
+      "UPDATE single_tasks SET lease_until = ? WHERE id = ? AND lease_owner = ? AND state = 'pending'",
+    );
+    const until = Date.now() + leaseMs;
+    this.db.transaction(() => {
+      for (const id of ids) lease.run(until, id, owner);
+    })();
+  }
+
+  async release(id: string, owner: string): Promise<void> {
+    prepared(
+      this.db,
+      "UPDATE single_tasks SET lease_until = NULL WHERE id = ? AND lease_owner = ? AND state = 'pending'",
+    ).run(id, owner);
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * The service's one store interface: API keys, single tasks, bulk files and their row batches.
+ * Two implementations: SQLite (server/store/sqlite, the default, no setup) and Postgres
+ * (server/store/postgres, `DATABASE_URL=postgres://…`), chosen by server/store/open.ts.
+ * Every method is async so the route and worker code is the same for both.
+ */
+import type { Mode, ServerFileRecord, Verdict } from '../../lib/api/contract';
+import type { QueueDepth } from '../app/metrics';
+import type { HostSlots } from '../engine/limits';
+import type { VerificationResult } from '../engine/types';
+
+export interface KeyRecord {
+  id: string;
+  key_prefix: string;
+  label: string;
+  credits: number;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface CreateKeyOptions {
+  credits: number;
+  expiresAt?: string | null;
+  label?: string;
+}
+
+/** API keys, their credits and subscription expiry. Only the key's hash is stored. */
+export interface KeyStore {
+  count(): Promise<number>;
+  create(opts: CreateKeyOptions): Promise<{ key: string; record: KeyRecord }>;
+  /** The live (not revoked) key record for a presented key, or null. */
+  findByKey(key: string): Promise<KeyRecord | null>;
+  /** Looks a key up (revoked ones too) by the key itself or by its id. */
+  find(keyOrId: string): Promise<KeyRecord | null>;
+  get(id: string): Promise<KeyRecord | null>;
+  list(): Promise<KeyRecord[]>;
+  give(id: string, amount: number): Promise<void>;
+  revoke(id: string): Promise<boolean>;
+}
+
+export interface TaskRow {
+  id: string;
+  key_id: string;
+  email: string;
+  mode: Mode;
+  state: 'pending' | 'completed';
+  result: string | null;
+  credits_refunded: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Durable single-email tasks. One credit is taken when the task is created. */
+export interface TaskStore {
+  /** Takes one credit and inserts the task in one transaction; null when the balance is short. */
+  create(keyId: string, email: string, mode: Mode): Promise<TaskRow | null>;
+  /** A task of this key, or null (another key's task is reported as absent). */
+  get(keyId: string, id: string): Promise<TaskRow | null>;
+  /** Claims up to `limit` pending tasks nobody holds a live lease on, oldest first. */
+  claim(owner: string, leaseMs: number, limit: number): Promise<TaskRow[]>;
+  /** Stores the result and refunds an `unknown` verdict's credit, once (a second call is a no-op). */
+  complete(task: TaskRow, result: VerificationResult): Promise<void>;
+  /** Extends the leases `owner` still holds on these tasks. */
+  renew(ids: string[], owner: string, leaseMs: number): Promise<void>;
+  /** Gives up the lease on a task not completed (a stopping worker). */
+  release(id: string, owner: string): Promise<void>;
+}
+
+export interface FileRow {
+  seq: number;
+  id: string;
+  key_id: string;
+  file_name: string;
+  state: ServerFileRecord['state'];
+  type: 'api' | 'website';
+  service_name: string;
+  mode: Mode;
+  email_index: number;
+  header_length: number;
+  credit_usage: number;
+  credit_refund: number;
+  deliverable: number;
+  undeliverable: number;
+  unknown: number;
+  risky: number;
+  rows_done: number;
+  batches_total: number;
+  batches_done: number;
+  result_header: string;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NewFile {
+  id: string;
+  keyId: string;
+  fileName: string;
+  mode: Mode;
+  emailIndex: number;
+  headerLength: number;
+  credits: number;
+  /** The first line of the result CSV (the upload's header and the result columns). */
+  resultHeader: string;
+}
+
+/** A slice of a file's data rows, verified and committed as one unit. */
+export interface NewBatch {
+  /** Index of the batch's first data row (0 = the row after the header). */
+  firstRow: number;
+  rowCount: number;
+  /** The rows' cells as JSON (`string[][]`), serialised as the upload is read to keep memory low. */
+  input: string;
+}
+
+export type VerdictCounts = Record<Verdict, number>;
+
+/** Durable bulk files. Credits are taken at upload and refunded at completion or failure. */
+export interface FileStore {
+  /**
+   * Takes the file's credits and inserts it with all its batches in one transaction; null when
+   * the balance is short (nothing is stored then).
+   */
+  create(f: NewFile, batches: NewBatch[]): Promise<FileRow | null>;
+  getById(id: string): Promise<FileRow | null>;
+  /** A file of this key, or null (another key's file is reported as absent). */
+  get(keyId: string, id: string): Promise<FileRow | null>;
+  /** Newest first; `search` is a literal, case-insensitive substring of the file name. */
+  list(
+    keyId: string,
+    page: number,
+    pageSize: number,
+    search: string,
+  ): Promise<{ rows: FileRow[]; total: number }>;
+  /** Fails the file, drops its remaining batches and refunds every credit not yet refunded, once. */
+  fail(id: string, error: string): Promise<void>;
+  /** The result CSV of a completed file, a batch at a time, in row order (header first). */
+  resultChunks(id: string): AsyncIterable<string>;
+}
+
+/** A claimed batch and what the worker needs of its file. */
+export interface ClaimedBatch {
+  fileId: string;
+  firstRow: number;
+  rows: string[][];
+  /** Times this batch was claimed, this claim included. */
+  attempts: number;
+  mode: Mode;
+  emailIndex: number;
+  headerLength: number;
+}
+
+/** The work queue of bulk files: batches claimed with an expiring, renewable lease. */
+export interface BatchQueue {
+  /** The oldest open batch nobody holds a live lease on, leased to `owner`; null when none. */
+  claim(owner: string, leaseMs: number): Promise<ClaimedBatch | null>;
+  /** Extends a lease still held; false when it was lost (expired and taken by another worker). */
+  renew(fileId: string, firstRow: number, owner: string, leaseMs: number): Promise<boolean>;
+  /**
+   * In one transaction, if `owner` still holds the batch: stores its result lines, marks it done,
+   * adds its verdicts to the file, and completes the file (refunding its unknowns) after its last
+   * batch. False when the lease was lost: then nothing is written, so no row counts twice.
+   */
+  commit(
+    fileId: string,
+    firstRow: number,
+    owner: string,
+    output: string,
+    counts: VerdictCounts,
+  ): Promise<boolean>;
+  /** Gives a batch back at once (a stopping worker), for another worker to take. */
+  release(fileId: string, firstRow: number, owner: string): Promise<void>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly keys: KeyStore;
+  readonly tasks: TaskStore;
+  readonly files: FileStore;
+  readonly batches: BatchQueue;
+  /**
+   * Per-MX-host slots shared by every process on this database (Postgres); null when the
+   * engine's in-process limit is the whole story (SQLite: one machine, one worker process).
+   */
+  readonly hostSlots: HostSlots | null;
+  /** Unfinished work, for /metrics. */
+  queueDepth(): Promise<QueueDepth>;
+  /** Throws when the database does not answer (for /healthz). */
+  ping(): Promise<void>;
+  /** SIGNING_SECRET, else one generated once and shared by every process of this store. */
+  signingSecret(configured: string | null): Promise<string>;
+  close(): Promise<void>;
+}
+
+export function isExpired(record: KeyRecord, now = Date.now()): boolean {
+  return record.expires_at !== null && Date.parse(record.expires_at) <= now;
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+/** The record of spec §2.4. */
+export function toFileRecord(row: FileRow): ServerFileRecord {
+  return {
+    _id: row.id,
+    file_name: row.file_name,
+    state: row.state,
+    type: row.type,
+    service_name: row.service_name,
+    options: { credit_usage: row.credit_usage, credit_refund: row.credit_refund },
+    meta_data: {
+      deliverable: row.deliverable,
+      undeliverable: row.undeliverable,
+      unknown: row.unknown,
+      risky: row.risky,
+    },
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The stored JSON of a completed single task. */
+export function singleResult(task: TaskRow, result: VerificationResult, now: string) {
+  const refund = result.status === 'unknown' ? 1 : 0;
+  return {
+    refund,
+    json: JSON.stringify({
+      task_id: task.id,
+      processing_status: 'completed',
+      email: result.email,
+      status: result.status,
+      reason: result.reason,
+      mode: task.mode,
+      provider: result.provider ?? null,
+      checks: result.checks,
+      mx_host: result.mx_host,
+      suggestion: result.suggestion,
+      credits_used: 1,
+      credits_refunded: refund,
+      verified_at: now,
+    }),
+  };
+}
