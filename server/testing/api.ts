@@ -9,6 +9,7 @@ import {
   type ServerFileRecord,
   type SingleResult,
 } from '../../lib/api/contract';
+import { type TestStore, usePostgres } from './postgres-suite';
 import { type RunningService, type StartServiceOptions, startService } from './service';
 
 export interface Reply<T = unknown> {
@@ -176,15 +177,19 @@ interface ServiceSuite {
   balance: (key: Api) => Promise<number>;
 }
 
-/** Starts the real service before the suite's tests (`beforeAll`) and stops it after them (`afterAll`). */
-export function useService(options?: StartServiceOptions): ServiceSuite {
+/**
+ * Starts the real service before the suite's tests (`beforeAll`) and stops it after them
+ * (`afterAll`); `store: 'postgres'` runs it on a new database of a throwaway Postgres cluster.
+ */
+export function useService(options?: StartServiceOptions & { store?: TestStore }): ServiceSuite {
+  const pg = options?.store === 'postgres' ? usePostgres() : null;
   let started: { service: RunningService; api: Api } | undefined;
   const get = () => {
     if (!started) throw new Error('the service is not started yet: use it inside tests or hooks');
     return started;
   };
   beforeAll(async () => {
-    const service = await startService(options);
+    const service = await startService({ ...options, ...(pg ? { databaseUrl: pg.url() } : {}) });
     started = { service, api: new Api(service.baseUrl, service.apiKey) };
   });
   afterAll(() => started?.service.stop());

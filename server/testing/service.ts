@@ -7,13 +7,15 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type FakeNet, fakeNetEnv, startFakeNet } from './fake-net';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 const LISTENING = /Verimark service listening on (http:\/\/\S+)/;
+const WORKER_STARTED = /Verimark worker (\S+) started/;
+const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
 export interface StartServiceOptions {
   /** Reuse a data directory (e.g. after kill(), to test a restart); default a new temp dir. */
@@ -24,6 +26,10 @@ export interface StartServiceOptions {
   fakeNet?: FakeNet;
   /** Extra node options for the service process (e.g. `--cpu-prof` in a benchmark). */
   nodeArgs?: string[];
+  /** `postgres://…`: the service uses this database instead of SQLite in its DATA_DIR. */
+  databaseUrl?: string;
+  /** The process's working directory (default the repository). */
+  cwd?: string;
 }
 
 export interface RunningService {
@@ -50,9 +56,11 @@ function tsxNode(
   args: string[],
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
+  cwd = ROOT,
 ): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, script), ...args], {
-    cwd: ROOT,
+  // tsx by absolute path: the process may run in another working directory.
+  return spawn(process.execPath, [...nodeArgs, '--import', TSX, join(ROOT, script), ...args], {
+    cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -88,9 +96,10 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     ...fakeNetEnv(net),
+    ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.env,
   };
-  const child = tsxNode('server/main.ts', [], env, opts.nodeArgs);
+  const child = tsxNode('server/main.ts', [], env, opts.nodeArgs, opts.cwd);
   let output = '';
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-200_000);
@@ -106,7 +115,7 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
 
   let baseUrl: string;
   try {
-    baseUrl = await waitForListening(child, () => output);
+    baseUrl = await waitForLine(child, () => output, LISTENING);
   } catch (err) {
     await cleanup();
     throw err;
@@ -133,14 +142,14 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
   return service;
 }
 
-function waitForListening(child: ChildProcess, output: () => string): Promise<string> {
+function waitForLine(child: ChildProcess, output: () => string, line: RegExp): Promise<string> {
   return new Promise((resolveUrl, reject) => {
-    const timer = setTimeout(() => finish(new Error('the service did not start in time')), START_TIMEOUT_MS);
+    const timer = setTimeout(() => finish(new Error('the process did not start in time')), START_TIMEOUT_MS);
     const onData = () => {
-      const match = LISTENING.exec(output());
+      const match = line.exec(output());
       if (match?.[1]) finish(null, match[1]);
     };
-    const onExit = () => finish(new Error('the service exited during start-up'));
+    const onExit = () => finish(new Error('the process exited during start-up'));
     function finish(err: Error | null, url?: string) {
       clearTimeout(timer);
       child.stdout?.off('data', onData);
@@ -170,4 +179,53 @@ function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
       else fail(new Error(`admin ${args.join(' ')} exited with ${code}: ${stderr}`));
     });
   });
+}
+
+export interface RunningWorker {
+  /** The worker's name in leases. */
+  name: string;
+  pid: number;
+  output(): string;
+  /** SIGTERM and wait. */
+  stop(): Promise<void>;
+  /** SIGKILL and wait, for crash tests. */
+  kill(): Promise<void>;
+}
+
+export interface StartWorkerOptions {
+  /** Environment: DATABASE_URL or DATA_DIR, the network's DNS/SMTP settings, tunables. */
+  env: Record<string, string>;
+  /** The process's working directory (default the repository). */
+  cwd?: string;
+}
+
+/** Runs `server/worker.ts` (`npm run service:worker`) and waits until it has started. */
+export async function startWorker(opts: StartWorkerOptions): Promise<RunningWorker> {
+  const child = tsxNode(
+    'server/worker.ts',
+    [],
+    { ...process.env, LOG_LEVEL: 'warn', ...opts.env },
+    [],
+    opts.cwd,
+  );
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-200_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  let name: string;
+  try {
+    name = await waitForLine(child, () => output, WORKER_STARTED);
+  } catch (err) {
+    await terminate(child, 'SIGKILL');
+    throw err;
+  }
+  return {
+    name,
+    pid: child.pid ?? -1,
+    output: () => output,
+    stop: () => terminate(child, 'SIGTERM'),
+    kill: () => terminate(child, 'SIGKILL'),
+  };
 }
