@@ -123,12 +123,13 @@ export class BatchWorker {
       Promise.allSettled(all.map((r) => r.done)).then(() => true),
       new Promise<false>((r) => setTimeout(() => r(false), graceMs).unref()),
     ]);
-    if (finished) return;
+    const left = finished ? [] : [...this.running.entries()];
     await Promise.allSettled(
-      [...this.running.entries()].map(([key, { batch }]) => {
+      left.map(([key, { batch }]) => {
         this.released.add(key);
         return this.deps.batches.release(batch.fileId, batch.firstRow, this.deps.owner);
       }),
     );
+    this.deps.log.info({ finished: all.length - left.length, released: left.length }, 'batch worker stopped');
   }
 }
