@@ -1,7 +1,7 @@
 import { emailCell } from '../csv/email-column';
 import { neutraliseCell } from '../csv/formula';
 import { resultCells } from '../csv/result-cells';
-import { fitRow, toCsvLines } from '../csv/rows';
+import { fitRow } from '../csv/rows';
 import { TimeSlice } from '../csv/time-slice';
 import type { DomainScope, Engine, VerificationResult } from '../engine/types';
 import type { ClaimedBatch, VerdictCounts } from '../store/store';
@@ -48,7 +48,20 @@ export async function verifyBatch(
   return { output, counts };
 }
 
-/** One CSV line, every cell neutralised against formula injection (docs/design.md §3). */
+/** What makes papaparse quote a cell: the delimiter, a quote, a line break, a BOM, edge spaces. */
+const NEEDS_QUOTES = /[",\r\n\uFEFF]|^ | $/;
+
+/**
+ * One CSV line, every cell neutralised against formula injection (docs/design.md §3), written
+ * as `toCsvLines` (papaparse) writes it — quoted where needed, CRLF — at a fraction of the cost
+ * per cell (a 1,000-column row is 100,000 cells a batch).
+ */
 export function csvLine(cells: string[]): string {
-  return toCsvLines([cells.map(neutraliseCell)]);
+  let line = '';
+  for (let i = 0; i < cells.length; i++) {
+    const cell = neutraliseCell(cells[i] ?? '');
+    if (i > 0) line += ',';
+    line += NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+  }
+  return `${line}\r\n`;
 }
