@@ -3,8 +3,8 @@
  * 220 or a dropped connection sends the probe to the next host. Each MX "host" here is an IP
  * literal mapped to its own scripted server by the probe's `open` seam (the proxy uses it too).
  */
-import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { testEngineConfig } from '../testing/engine-config';
 import { type ScriptedSmtp, useScriptedSmtp } from '../testing/scripted-smtp';
 import { verdictForRcpt } from './classify';
 import { createResolver } from './dns-route';
@@ -12,21 +12,10 @@ import { createLimits } from './limits';
 import { providerOf } from './provider';
 import { type ProbeRequest, probe } from './smtp-probe';
 import { openSmtpSession } from './smtp-session';
-import type { EngineConfig } from './types';
 
 const scripted = useScriptedSmtp();
 const silent = { debug: () => {}, warn: () => {} };
-const config: EngineConfig = {
-  dnsServers: [],
-  smtpPort: 25,
-  heloName: 'verimark.test',
-  mailFrom: 'probe@verimark.test',
-  smtpTimeoutMs: 500,
-  greylistRetryMs: 0,
-  allowPrivateMx: true,
-  globalConcurrency: 2,
-  perHostConcurrency: 1,
-};
+const config = testEngineConfig();
 
 /** Probes with MX hosts 10.0.0.1, 10.0.0.2, … each answered by the server at the same index. */
 function probeThrough(servers: ScriptedSmtp[], extra: Partial<ProbeRequest> = {}) {
@@ -83,15 +72,9 @@ describe('next MX host', () => {
   });
 
   it('moves on when the first host drops the connection right after connecting', async () => {
-    const server = net.createServer((socket) => socket.destroy());
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const closer = { port: (server.address() as net.AddressInfo).port, lines: [], close: async () => {} };
-    try {
-      const good = await scripted('220 ready\r\n', accepting());
-      expect(await probeThrough([closer, good])).toMatchObject({ kind: 'answered', host: '10.0.0.2' });
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+    const closer = await scripted(null, () => null);
+    const good = await scripted('220 ready\r\n', accepting());
+    expect(await probeThrough([closer, good])).toMatchObject({ kind: 'answered', host: '10.0.0.2' });
   });
 });
 
@@ -126,72 +109,35 @@ describe('catch-all probe', () => {
   });
 });
 
-const servers: net.Server[] = [];
-afterEach(() => Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r)))));
-
 describe('PIPELINING is never assumed', () => {
   it('sends each command only after the previous reply, even when the server offers PIPELINING', async () => {
-    let pipelined = 0;
-    const lines: string[] = [];
-    const server = net.createServer((socket) => {
-      let waiting = false;
-      let buffer = '';
-      socket.write('220 ready\r\n');
-      socket.on('data', (chunk) => {
-        buffer += chunk.toString();
-        for (let i = buffer.indexOf('\r\n'); i >= 0; i = buffer.indexOf('\r\n')) {
-          const line = buffer.slice(0, i);
-          buffer = buffer.slice(i + 2);
-          lines.push(line);
-          if (waiting) pipelined++;
-          waiting = true;
-          const answer = line.startsWith('EHLO')
+    // Slow replies leave a pipelining client time to send ahead.
+    const server = await scripted(
+      '220 ready\r\n',
+      (line) =>
+        line === 'QUIT'
+          ? '221 bye\r\n'
+          : line.startsWith('EHLO')
             ? '250-mx.example\r\n250-PIPELINING\r\n250 8BITMIME\r\n'
-            : '250 ok\r\n';
-          // Slow replies leave a pipelining client time to send ahead.
-          setTimeout(() => {
-            waiting = false;
-            if (!socket.destroyed) socket.write(line === 'QUIT' ? '221 bye\r\n' : answer);
-          }, 30);
-        }
-      });
-      socket.on('error', () => {});
-    });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as net.AddressInfo).port;
-    const outcome = await probeThrough([{ port, lines, close: async () => {} }]);
+            : '250 ok\r\n',
+      { replyDelayMs: 30 },
+    );
+    const outcome = await probeThrough([server]);
     expect(outcome).toMatchObject({ kind: 'answered', catchAll: true });
-    expect(lines.length).toBeGreaterThanOrEqual(6);
-    expect(pipelined).toBe(0);
+    expect(server.lines.length).toBeGreaterThanOrEqual(6);
+    expect(server.early).toBe(0);
   });
 });
 
 describe('Postfix postscreen, with the exact replies `npm run field` measured', () => {
   it("waits out postscreen's two-part greeting, and its 550 5.3.2 to RCPT is blocked", async () => {
-    const lines: string[] = [];
-    const server = net.createServer((socket) => {
-      socket.on('error', () => {});
-      // postscreen sends "220-" at once and the final "220 " after postscreen_greet_wait.
-      socket.write('220-mx-pf.field.test ESMTP Postfix\r\n');
-      setTimeout(() => socket.write('220 mx-pf.field.test ESMTP Postfix\r\n'), 200);
-      let buffer = '';
-      socket.on('data', (chunk) => {
-        buffer += chunk.toString();
-        for (let i = buffer.indexOf('\r\n'); i >= 0; i = buffer.indexOf('\r\n')) {
-          const line = buffer.slice(0, i);
-          buffer = buffer.slice(i + 2);
-          lines.push(line);
-          if (line === 'QUIT') socket.end('221 2.0.0 Bye\r\n');
-          else if (line.startsWith('RCPT')) socket.write('550 5.3.2 Service currently unavailable\r\n');
-          else socket.write('250 ok\r\n');
-        }
-      });
-    });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as net.AddressInfo).port;
-    const outcome = await probeThrough([{ port, lines, close: async () => {} }]);
+    // postscreen sends "220-" at once and the final "220 " after postscreen_greet_wait.
+    const server = await scripted(
+      '220-mx-pf.field.test ESMTP Postfix\r\n',
+      accepting('550 5.3.2 Service currently unavailable\r\n'),
+      { lateGreeting: { text: '220 mx-pf.field.test ESMTP Postfix\r\n', afterMs: 200 } },
+    );
+    const outcome = await probeThrough([server]);
     expect(outcome).toMatchObject({ kind: 'answered', reply: { code: 550, enhanced: '5.3.2' } });
     if (outcome.kind !== 'answered') throw new Error(outcome.kind);
     expect(verdictForRcpt(outcome.reply, outcome.catchAll)).toEqual({ status: 'unknown', reason: 'blocked' });

@@ -1,29 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { testEngineConfig } from '../testing/engine-config';
 import { useScriptedSmtp } from '../testing/scripted-smtp';
 import { createResolver } from './dns-route';
 import { createLimits } from './limits';
 import { probe } from './smtp-probe';
-import type { EngineConfig } from './types';
 
 const scripted = useScriptedSmtp();
 
-const config = (port: number): EngineConfig => ({
-  dnsServers: [],
-  smtpPort: port,
-  heloName: 'verimark.test',
-  mailFrom: 'probe@verimark.test',
-  smtpTimeoutMs: 500,
-  greylistRetryMs: 0,
-  allowPrivateMx: true,
-  globalConcurrency: 2,
-  perHostConcurrency: 1,
-});
 const silent = { debug: () => {}, warn: () => {} };
 
 /** Runs the real probe against a scripted server on 127.0.0.1 (an IP literal needs no DNS). */
 function probeScripted(port: number, catchAllMode = false) {
   const ctx = {
-    config: config(port),
+    config: testEngineConfig({ smtpPort: port }),
     resolver: createResolver([], 500),
     limits: createLimits(2, 1),
     logger: silent,

@@ -6,60 +6,35 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DANTE_EXTERNAL_IP, type Dante, startDante } from '../testing/dante';
+import { testEngineConfig } from '../testing/engine-config';
+import { type ScriptedSmtp, startScriptedSmtp } from '../testing/scripted-smtp';
 import { createResolver } from './dns-route';
 import { createConnector } from './engine';
 import { createLimits } from './limits';
 import { probe } from './smtp-probe';
 import { openSmtpSession } from './smtp-session';
 import { parseSocksProxy } from './socks-egress';
-import type { EngineConfig } from './types';
 
 let dante: Dante | string;
-let smtp: net.Server;
-let smtpPort = 0;
-/** Remote address of each connection the SMTP peer accepted. */
-const peers: string[] = [];
+let smtp: ScriptedSmtp;
 
 beforeAll(async () => {
   dante = await startDante();
   if (typeof dante === 'string') console.warn(dante);
-  smtp = net.createServer((socket) => {
-    peers.push(socket.remoteAddress ?? '');
-    socket.on('error', () => {});
-    socket.write('220 peer.test ESMTP\r\n');
-    let buffer = '';
-    socket.on('data', (chunk) => {
-      buffer += chunk.toString();
-      for (let i = buffer.indexOf('\r\n'); i >= 0; i = buffer.indexOf('\r\n')) {
-        const line = buffer.slice(0, i);
-        buffer = buffer.slice(i + 2);
-        if (line === 'QUIT') socket.end('221 bye\r\n');
-        else socket.write(line.startsWith('RCPT') ? '250 2.1.5 Ok\r\n' : '250 ok\r\n');
-      }
-    });
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '0.0.0.0', resolve));
-  smtpPort = (smtp.address() as net.AddressInfo).port;
+  smtp = await startScriptedSmtp(
+    '220 peer.test ESMTP\r\n',
+    (line) => (line === 'QUIT' ? '221 bye\r\n' : line.startsWith('RCPT') ? '250 2.1.5 Ok\r\n' : '250 ok\r\n'),
+    { host: '0.0.0.0' },
+  );
 }, 120_000);
 
 afterAll(async () => {
-  await new Promise((resolve) => smtp.close(resolve));
+  await smtp.close();
   if (typeof dante !== 'string') await dante.stop();
 });
 
-const config = (proxy: string | null): EngineConfig => ({
-  dnsServers: [],
-  smtpPort,
-  heloName: 'verimark.test',
-  mailFrom: 'probe@verimark.test',
-  smtpTimeoutMs: 2000,
-  greylistRetryMs: 0,
-  allowPrivateMx: true,
-  globalConcurrency: 2,
-  perHostConcurrency: 1,
-  smtpProxy: proxy,
-  proxyTimeoutMs: 1000,
-});
+const config = (proxy: string | null) =>
+  testEngineConfig({ smtpPort: smtp.port, smtpTimeoutMs: 2000, smtpProxy: proxy, proxyTimeoutMs: 1000 });
 
 function probeVia(proxy: string | null) {
   const cfg = config(proxy);
@@ -97,12 +72,12 @@ describe('SMTP through a real SOCKS5 proxy (dante)', () => {
     if (typeof dante === 'string') return ctx.skip();
     const direct = await probeVia(null);
     expect(direct).toMatchObject({ kind: 'answered', reply: { code: 250 } });
-    expect(peers.at(-1)).toBe('127.0.0.1');
+    expect(smtp.peers.at(-1)).toBe('127.0.0.1');
 
     const proxied = await probeVia(dante.url);
     expect(proxied).toMatchObject({ kind: 'answered', reply: { code: 250 } });
-    expect(peers.at(-1)).toBe(DANTE_EXTERNAL_IP);
-    expect(await dante.log()).toContain(`127.0.0.1.${smtpPort}`);
+    expect(smtp.peers.at(-1)).toBe(DANTE_EXTERNAL_IP);
+    expect(await dante.log()).toContain(`127.0.0.1.${smtp.port}`);
   });
 
   it('fails as a connection failure (next MX, then unreachable) when the proxy does not answer', async () => {
@@ -128,7 +103,7 @@ describe('SMTP through a real SOCKS5 proxy (dante)', () => {
     const port = (closed.address() as net.AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const connector = createConnector(config(`socks5://127.0.0.1:${port}`));
-    await expect(openSmtpSession('127.0.0.1', smtpPort, 1000, connector)).rejects.toMatchObject({
+    await expect(openSmtpSession('127.0.0.1', smtp.port, 1000, connector)).rejects.toMatchObject({
       kind: 'connect',
     });
   });
