@@ -6,6 +6,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { FileList, FileRecord, Mode } from '../api/contract';
 import type { ApiErrorKind } from '../api/errors';
+import type { Settings } from '../storage/settings';
 
 /** A verdict as the extension shows it, whatever service produced it. */
 export type MarkStatus =
@@ -38,31 +39,18 @@ export interface VerdictView {
   error?: string;
 }
 
-export interface SettingsView {
-  serviceUrl: string;
+/** The stored settings as the UI sees them, plus what it may know of the key. */
+export interface SettingsView extends Settings {
   /** True when a key is stored; the key itself never leaves the background. */
   hasApiKey: boolean;
   /** A fingerprint of the stored key (`vm_…2xs`), or '' when none is stored. */
   apiKeyHint: string;
-  defaultMode: Mode;
-  cacheTtlHours: number;
-  enabledSites: string[];
-  autoVerifyBudget: number;
-  /** Enabled sites where the send guard is off. */
-  sendGuardOffSites: string[];
-  sendGuardRisky: boolean;
 }
 
-export interface SettingsPatch {
-  serviceUrl?: string;
+/** A change to the settings: any stored field, and the key. */
+export interface SettingsPatch extends Partial<Settings> {
   /** A new key; an empty string clears it. */
   apiKey?: string;
-  defaultMode?: Mode;
-  cacheTtlHours?: number;
-  enabledSites?: string[];
-  autoVerifyBudget?: number;
-  sendGuardOffSites?: string[];
-  sendGuardRisky?: boolean;
 }
 
 /** The balance of the key (`GET /account`, our service only: null where the service has no such endpoint). */
