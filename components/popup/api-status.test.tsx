@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
-import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { asReceived } from '@/lib/api/testing/api-error';
 import { type ApiCall, type ApiStatus, ApiStatusProvider, useApi, useApiStatus } from './api-status';
+import { mountEachTest } from './testing/mount-each';
 
 let call: ApiCall;
 let status: ApiStatus;
@@ -18,22 +18,11 @@ function Probe() {
 /** Errors cross the message boundary as an Error carrying the ApiError's fields. */
 const fails = (error: ApiError) => () => Promise.reject(asReceived(error));
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  act(() =>
-    render(
-      <ApiStatusProvider>
-        <Probe />
-      </ApiStatusProvider>,
-      document.body,
-    ),
-  );
-});
-
-afterEach(() => {
-  act(() => render(null, document.body));
-  vi.useRealTimers();
-});
+mountEachTest(() => (
+  <ApiStatusProvider>
+    <Probe />
+  </ApiStatusProvider>
+));
 
 describe('useApi', () => {
   it('reads a failed call into the status and resolves with undefined', async () => {

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
-import { render } from 'preact';
 import { act } from 'preact/test-utils';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { asReceived } from '@/lib/api/testing/api-error';
+import { mountEachTest } from './testing/mount-each';
 
 /** The service's answers to the watch's probe (the free list call), in order; then it answers. */
 const answers: ('down' | 'up')[] = [];
@@ -33,24 +33,17 @@ function Probe() {
 
 const offline = () => Promise.reject(asReceived(new ApiError('network', 'Cannot reach the service')));
 
-beforeEach(() => {
-  vi.useFakeTimers();
-  answers.length = 0;
-  probes.length = 0;
-  act(() =>
-    render(
-      <ApiStatusProvider>
-        <Probe />
-      </ApiStatusProvider>,
-      document.body,
-    ),
-  );
-});
-
-afterEach(() => {
-  act(() => render(null, document.body));
-  vi.useRealTimers();
-});
+mountEachTest(
+  () => (
+    <ApiStatusProvider>
+      <Probe />
+    </ApiStatusProvider>
+  ),
+  () => {
+    answers.length = 0;
+    probes.length = 0;
+  },
+);
 
 describe('service watch', () => {
   it('asks the service again with backoff while it is down, then clears the banner and says it is back', async () => {
