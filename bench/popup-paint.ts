@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import puppeteer from 'puppeteer-core';
-import { unpackedExtensionId } from '../test/e2e/testing/chromium';
+import { chromiumArgs, unpackedExtensionId } from '../test/e2e/testing/chromium';
 import { browserExecutable, extensionDir, ROOT } from '../test/e2e/testing/paths';
 
 const RUNS = 25;
@@ -76,17 +76,7 @@ async function main(): Promise<void> {
     executablePath: browserExecutable('chromium'),
     headless: true,
     userDataDir: path.join(temp, 'profile'),
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--disable-extensions-except=${dir}`,
-      `--load-extension=${dir}`,
-    ],
+    args: chromiumArgs(dir),
   });
   try {
     const base = `chrome-extension://${unpackedExtensionId(dir)}/`;

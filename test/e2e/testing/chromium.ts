@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { configureThroughOptions } from './configure';
+import { extensionSession } from './extension-session';
 import { browserExecutable, extensionDir, readBuiltManifest } from './paths';
 import { guardBrowser, waitFor } from './process-guard';
 import type { ExtensionSession } from './session';
@@ -24,15 +24,20 @@ export interface ChromiumOptions {
   handleSignals?: boolean;
 }
 
-const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+/** Chromium's command line for a run with only the unpacked extension in `dir` (tests and benches). */
+export function chromiumArgs(dir: string): string[] {
+  return [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    `--load-extension=${dir}`,
+    `--disable-extensions-except=${dir}`,
+  ];
+}
 
 /**
  * Presets the download folder in the profile, as a user's settings would, so downloads never
@@ -131,7 +136,7 @@ export async function launchChromiumSession(opts: ChromiumOptions = {}): Promise
     userDataDir,
     enableExtensions: true,
     defaultViewport: headless ? { width: 1200, height: 900 } : null,
-    args: [...CHROMIUM_FLAGS, `--load-extension=${extension}`, `--disable-extensions-except=${extension}`],
+    args: chromiumArgs(extension),
     timeout: 60_000,
     protocolTimeout: 60_000,
     handleSIGINT: opts.handleSignals ?? true,
@@ -142,26 +147,19 @@ export async function launchChromiumSession(opts: ChromiumOptions = {}): Promise
   try {
     const extensionBaseUrl = await findExtension(browser, extension);
 
-    const session: ExtensionSession = {
+    return extensionSession({
       browserName: 'chromium',
       browser,
       extensionBaseUrl,
       downloadDir,
-      async openExtensionPage(pagePath: string): Promise<Page> {
+      async open(url: string): Promise<Page> {
         const page = await browser.newPage();
-        await page.goto(extensionBaseUrl + pagePath.replace(/^\//, ''), {
-          waitUntil: 'load',
-          timeout: 30_000,
-        });
+        await page.goto(url, { waitUntil: 'load', timeout: 30_000 });
         return page;
       },
-      configure: (serviceUrl, apiKey) => configureThroughOptions(session, serviceUrl, apiKey),
-      async stopServiceWorker(): Promise<void> {
-        await stopWorker(browser, extensionBaseUrl);
-      },
+      stopServiceWorker: () => stopWorker(browser, extensionBaseUrl),
       close,
-    };
-    return session;
+    });
   } catch (err) {
     await close();
     throw err;

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Page } from 'puppeteer-core';
-import { configureThroughOptions } from './configure';
+import { extensionSession } from './extension-session';
 import { browserExecutable, extensionDir, readBuiltManifest } from './paths';
 import { guardBrowser, waitFor } from './process-guard';
 import type { ExtensionSession } from './session';
@@ -76,18 +76,14 @@ export async function launchFirefoxSession(opts: FirefoxOptions = {}): Promise<E
   try {
     await browser.installExtension(extension);
     const extensionBaseUrl = `moz-extension://${FIREFOX_EXTENSION_UUID}/`;
-    const session: ExtensionSession = {
+    return extensionSession({
       browserName: 'firefox',
       browser,
       extensionBaseUrl,
       downloadDir,
-      async openExtensionPage(pagePath: string): Promise<Page> {
-        return openPage(await browser.newPage(), extensionBaseUrl + pagePath.replace(/^\//, ''));
-      },
-      configure: (serviceUrl, apiKey) => configureThroughOptions(session, serviceUrl, apiKey),
+      open: async (url) => openPage(await browser.newPage(), url),
       close,
-    };
-    return session;
+    });
   } catch (err) {
     await close();
     throw err;
