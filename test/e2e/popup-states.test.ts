@@ -17,8 +17,8 @@ import { click, fill } from './testing/dom';
 import { listDownloads, waitForNextDownload } from './testing/downloads';
 import {
   chooseCsv,
+  screenshotBothThemes as look,
   openPopup,
-  screenshotBothThemes,
   selectTab,
   textOf,
   waitForCompletedJob,
@@ -42,9 +42,6 @@ afterAll(async () => {
   await service?.stop();
   await net?.stop();
 });
-
-/** Screenshots `name` in both themes; axe must find nothing serious in either (screenshotBothThemes). */
-const look = screenshotBothThemes;
 
 const present = (page: Page, selector: string) =>
   page.evaluate((s) => document.querySelector(s) !== null, selector);
