@@ -44,6 +44,11 @@ function hasApiErrorFields(
   );
 }
 
+/** True for an error the background sent on purpose (an ApiError, also after crossing a runtime message). */
+export function isApiError(err: unknown): boolean {
+  return err instanceof ApiError || hasApiErrorFields(err);
+}
+
 const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** Reads an error received from a runtime message (or anything thrown) back into an ApiError. */

@@ -12,6 +12,7 @@ import { ensurePollAlarm, markBulkPolled, POLL_ALARM } from './core/scheduler';
 import { startSiteSync } from './sites/content-scripts';
 import { forgetTab } from './verify/content-found';
 import { createContextMenu, onMenuClick } from './verify/context-menu';
+import { forgetAllowance } from './verify/page-allowance';
 import { resumeSingleJobs } from './verify/verify';
 
 const warn = (what: string) => (err: unknown) => console.warn(`[verimark] ${what}`, err);
@@ -59,6 +60,7 @@ export function startBackground(): void {
   });
   browser.tabs.onRemoved.addListener((tabId) => {
     forgetTab(tabId).catch(warn('found addresses'));
+    forgetAllowance(tabId).catch(warn('page allowance'));
   });
   // Runtime content-script registration for `enabledSites` (lib/background/sites/content-scripts.ts).
   startSiteSync();

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ADDRESS_CASES } from '@/lib/shared/testing/address-cases';
+import { ApiError } from '../api/errors';
 import { verdictView } from '../testing/verdict-view';
 import { AddressBook, type VerifierApi } from './address-book';
 
@@ -39,5 +40,67 @@ describe('the content script decides the shared address cases as the service doe
       expect(looked).toEqual([email]);
       expect(book.get(email)?.status).toBe('deliverable');
     }
+  });
+});
+
+describe('a verification refused by the per-tab cap', () => {
+  it('leaves the mark unverified (click to verify), not error', async () => {
+    const flushes: (() => void)[] = [];
+    let capped = true;
+    const api: VerifierApi = {
+      found: async () => undefined,
+      lookupCached: async (emails) => Object.fromEntries(emails.map((e) => [e, null])),
+      verifyEmail: async (email) => {
+        // As it crosses the runtime message: an Error with the ApiError's fields, not an instance.
+        if (capped)
+          throw Object.assign(new Error('Too many verifications from this page; try again later'), {
+            name: 'ApiError',
+            kind: 'rate_limited',
+            retryAfterSeconds: 60,
+          });
+        return verdictView(email, 'deliverable');
+      },
+    };
+    let waits = 0;
+    const book = new AddressBook({
+      api,
+      budget: 0,
+      onChange: () => {},
+      schedule: (f) => flushes.push(f),
+      // A refusal from the background is not a lost message: never waited for and asked again.
+      wait: async () => {
+        waits += 1;
+        return true;
+      },
+    });
+    const email = book.add('ann@example.com');
+    for (const flush of flushes.splice(0)) flush();
+    await vi.waitFor(() => expect(book.get(email)?.phase).toBe('uncached'));
+    book.verifyNow(email);
+    await vi.waitFor(() => expect(book.get(email)?.phase).not.toBe('verifying'));
+    expect(book.get(email)?.status).toBe('unverified');
+    expect(book.isUnverified(email)).toBe(true);
+    expect(waits).toBe(0);
+    // Click to verify once the cap allows again.
+    capped = false;
+    book.verifyNow(email);
+    await vi.waitFor(() => expect(book.get(email)?.status).toBe('deliverable'));
+  });
+
+  it('still shows error for other failures', async () => {
+    const flushes: (() => void)[] = [];
+    const api: VerifierApi = {
+      found: async () => undefined,
+      lookupCached: async (emails) => Object.fromEntries(emails.map((e) => [e, null])),
+      verifyEmail: async () => {
+        throw new ApiError('payment_required', 'No credits left', 402);
+      },
+    };
+    const book = new AddressBook({ api, budget: 0, onChange: () => {}, schedule: (f) => flushes.push(f) });
+    const email = book.add('ann@example.com');
+    for (const flush of flushes.splice(0)) flush();
+    await vi.waitFor(() => expect(book.get(email)?.phase).toBe('uncached'));
+    book.verifyNow(email);
+    await vi.waitFor(() => expect(book.get(email)?.status).toBe('error'));
   });
 });

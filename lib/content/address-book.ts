@@ -6,7 +6,7 @@
 
 import { checkEmail } from '@/lib/shared/address';
 import { LOOKUP_MAX, type VerdictView } from '@/lib/shared/messages';
-import { fromMessageError } from '../api/errors';
+import { fromMessageError, isApiError } from '../api/errors';
 import type { PageStatus } from './status';
 
 export type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
@@ -44,11 +44,10 @@ export const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000, 15000, 15000
 /**
  * The message never reached the background or its answer was lost (the browser stopped the
  * service worker, the extension is reloading): not a verdict, not the service's error.
- * Errors from the background itself cross as `[kind] message` (lib/api/errors.ts).
+ * Errors from the background itself cross as ApiError fields (lib/api/errors.ts).
  */
 export function isTransportError(err: unknown): boolean {
-  const text = err instanceof Error ? err.message : String(err);
-  return !/^\[[a-z_]+\]/.test(text);
+  return !isApiError(err);
 }
 
 export class AddressBook {
@@ -171,7 +170,11 @@ export class AddressBook {
         const delay = RETRY_DELAYS_MS[attempt];
         if (isTransportError(err) && delay !== undefined && this.opts.wait && (await this.opts.wait(delay)))
           continue;
-        this.patch(email, { phase: 'failed', status: 'error', error: fromMessageError(err).message });
+        const error = fromMessageError(err);
+        // Not asked because a cap was reached: found, not verified (click to verify), not an error.
+        if (error.kind === 'rate_limited')
+          this.patch(email, { phase: 'uncached', status: 'unverified', error: error.message });
+        else this.patch(email, { phase: 'failed', status: 'error', error: error.message });
         break;
       }
     }

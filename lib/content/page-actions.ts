@@ -1,7 +1,7 @@
 /**
  * The popup's page actions, answered by the marking script: the page's addresses with their
- * status, and "Verify all on this page" (an explicit act: no page budget; the background's
- * per-tab cap still holds). Only extension pages may ask.
+ * status, and "Verify all on this page" (an explicit act: no page budget; the popup granted the
+ * tab an allowance of these addresses past the background's per-tab cap). Only extension pages may ask.
  */
 import { browser } from 'wxt/browser';
 import { onPageMessage, type PageAddress } from '@/lib/shared/page-messages';

@@ -156,6 +156,11 @@ export interface ProtocolMap {
   popupHeartbeat(): void;
   /** "Check this page": mark the addresses of this tab once (activeTab), even on a site not enabled. */
   checkThisPage(data: { tabId: number }): { injected: boolean };
+  /**
+   * "Verify all on this page", confirmed in the popup: the tab's content script may verify each
+   * listed address its top frame found once past its per-tab cap. Returns how many were granted.
+   */
+  allowPageVerify(data: { tabId: number; emails: string[] }): { allowed: number };
 }
 
 export const CONTENT_SCRIPT_MESSAGES = [

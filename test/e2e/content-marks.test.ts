@@ -152,7 +152,7 @@ describe('marks in Chromium', () => {
     expect(['deliverable', 'risky', 'unknown']).toContain(status);
   });
 
-  it('answers the popup: the addresses of the page with their status, and "Verify all on this page"', async () => {
+  it('answers the popup: the addresses of the page with their status, and "Verify all on this page" (past the tab\'s cap)', async () => {
     const options = await env.session.openExtensionPage('options.html');
     await sendFromExtensionPage(options, 'saveSettings', { autoVerifyBudget: 0 });
     // A fresh tab: the background caps what one tab may spend, and this one spent above.
@@ -185,6 +185,37 @@ describe('marks in Chromium', () => {
       20_000,
       'five addresses found, none asked (budget 0)',
     );
+    // The tab has used up its cap (as on a large page): a page's own request is refused, and the
+    // marks it could not verify stay unverified (click to verify), never error.
+    const tabId = await options.evaluate(async () => {
+      const g = globalThis as unknown as {
+        chrome: {
+          tabs: { query(q: object): Promise<{ id?: number }[]> };
+          storage: { session: { set(items: object): Promise<void> } };
+        };
+      };
+      const [tab] = await g.chrome.tabs.query({ url: 'http://127.0.0.1/*' });
+      const id = tab?.id ?? -1;
+      await g.chrome.storage.session.set({ contentSpends: { [id]: Array(500).fill(Date.now()) } });
+      return id;
+    });
+    expect(await ask('verifyPage')).toEqual({ res: { asked: 5 } });
+    let capped: string[] = [];
+    await waitFor(
+      async () => {
+        capped = await statuses();
+        return capped.join() === 'unverified,unverified,unverified,unverified,unverified';
+      },
+      20_000,
+      'the five refused by the cap are unverified again, not error',
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}: ${capped.join()}`);
+    });
+    // The popup's "Verify all": it grants exactly the page's addresses, then asks the page.
+    const listed = ((await ask('pageAddresses')) as { res?: { email: string }[] }).res ?? [];
+    expect(
+      await sendFromExtensionPage(options, 'allowPageVerify', { tabId, emails: listed.map((a) => a.email) }),
+    ).toEqual({ allowed: 5 });
     expect(await ask('verifyPage')).toEqual({ res: { asked: 5 } });
     let last: string[] = [];
     await waitFor(
@@ -196,6 +227,12 @@ describe('marks in Chromium', () => {
       'all five verified',
     ).catch((err: Error) => {
       throw new Error(`${err.message}: ${last.join()}`);
+    });
+    await options.evaluate(async () => {
+      const g = globalThis as unknown as {
+        chrome: { storage: { session: { remove(key: string): Promise<void> } } };
+      };
+      await g.chrome.storage.session.remove('contentSpends');
     });
     await sendFromExtensionPage(options, 'saveSettings', { autoVerifyBudget: 100 });
     await options.close();

@@ -1,14 +1,16 @@
 /**
  * Page actions for the active tab, where the marking script runs: a summary of its addresses by
- * status, "Verify all on this page" (its label says what it costs) and "Export page addresses" as
- * CSV. Nothing is shown on a tab without marks.
+ * status, "Verify all on this page" (its label says what it costs; it first grants the tab a
+ * one-shot allowance of exactly those addresses, lib/background/verify/page-allowance.ts) and
+ * "Export page addresses" as CSV. Nothing is shown on a tab without marks.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/shared/i18n';
+import { sendMessage } from '@/lib/shared/messages';
 import { type PageAddress, sendPageMessage } from '@/lib/shared/page-messages';
 import { useInterval } from '../use-interval';
-import { pageCsv, summaryText, toVerify, verifyAllLabel } from './page-summary';
+import { addressesToVerify, pageCsv, summaryText, toVerify, verifyAllLabel } from './page-summary';
 
 const REFRESH_MS = 1500;
 
@@ -41,6 +43,8 @@ export function PageActions() {
   if (!addresses || tabId === null) return null;
   const credits = toVerify(addresses);
   const onVerifyAll = async () => {
+    // The user's confirmed act: the tab may verify exactly these addresses past its per-tab cap.
+    await sendMessage('allowPageVerify', { tabId, emails: addressesToVerify(addresses) });
     const { asked } = await sendPageMessage('verifyPage', undefined, { tabId, frameId: 0 });
     setNote(t('popup_page_asked', asked));
     await refresh();

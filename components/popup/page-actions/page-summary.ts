@@ -40,9 +40,14 @@ export function summaryText(addresses: readonly PageAddress[]): string {
     : t('popup_page_summary', addresses.length, parts.join(', '));
 }
 
-/** Addresses "Verify all" would ask the service about: one credit each. */
+/** The addresses "Verify all" asks the service about: one credit each. */
+export function addressesToVerify(addresses: readonly PageAddress[]): string[] {
+  return addresses.filter((a) => a.status === 'unverified' || a.status === 'error').map((a) => a.email);
+}
+
+/** How many credits "Verify all" costs. */
 export function toVerify(addresses: readonly PageAddress[]): number {
-  return addresses.filter((a) => a.status === 'unverified' || a.status === 'error').length;
+  return addressesToVerify(addresses).length;
 }
 
 export function verifyAllLabel(credits: number): string {

@@ -17,6 +17,7 @@ import { contentConfig, getSettingsView, saveSettings, testConnection } from '..
 import { checkThisPage, loadPopover } from '../sites/check-page';
 import { checkAddressList, registerFound } from '../verify/content-found';
 import { lookupForContentScript, verifyForContentScript } from '../verify/content-verify';
+import { allowPageVerify } from '../verify/page-allowance';
 import { lookupCached, verifyEmail } from '../verify/verify';
 import { authorize, type SenderInfo, senderKind } from './authorize';
 import { onPopupHeartbeat } from './scheduler';
@@ -61,6 +62,7 @@ export const handlers: { [K in Type]: Handler<K> } = {
   dismissJob: (data) => dismissJob(data.id),
   getAccount: () => getAccount(),
   checkThisPage: (data) => checkThisPage(data.tabId),
+  allowPageVerify: (data) => allowPageVerify(data),
   popupHeartbeat: () => {
     onPopupHeartbeat(pollBulkJobs);
   },

@@ -148,3 +148,60 @@ describe('takeSpend', () => {
     await expect(restarted.takeSpend(8, 2, 3_000)).resolves.toBeUndefined();
   });
 });
+
+describe('"Verify all on this page" from the popup (one-shot allowance)', () => {
+  const overCap = async () => {
+    await updateSettings({ autoVerifyBudget: 0 });
+    const used = Array.from({ length: EXPLICIT_ALLOWANCE }, (_, n) => `used${n}@example.com`);
+    await show(page(1), used);
+    await Promise.all(used.map((email) => dispatch('verifyEmail', { email }, page(1))));
+  };
+  const verify = (email: string, sender = page(1)) =>
+    dispatch('verifyEmail', { email }, sender).catch((err: unknown) => fromMessageError(err));
+
+  it('lets the tab verify exactly the listed addresses its page showed, once each, past its cap', async () => {
+    await overCap();
+    await show(page(1), ['a@example.com', 'b@example.com', 'c@example.com']);
+    const before = spends();
+    // d@ was never on the page: listed, but not granted.
+    const { allowed } = await dispatch(
+      'allowPageVerify',
+      { tabId: 1, emails: ['a@example.com', 'b@Example.COM', 'd@example.com'] },
+      popup,
+    );
+    expect(allowed).toBe(2);
+    expect(await verify('a@example.com')).toMatchObject({ status: 'deliverable' });
+    expect(await verify('b@example.com')).toMatchObject({ status: 'deliverable' });
+    expect(spends()).toBe(before + 2);
+    // Not listed (c@), or listed but not found (d@): still capped.
+    expect(await verify('c@example.com')).toMatchObject({ kind: 'rate_limited' });
+    await show(page(1), ['d@example.com']);
+    expect(await verify('d@example.com')).toMatchObject({ kind: 'rate_limited' });
+    // One-shot: asking a@ again (now cached) is counted against the cap again.
+    expect(await verify('a@example.com')).toMatchObject({ kind: 'rate_limited' });
+    expect(spends()).toBe(before + 2);
+  });
+
+  it('is refused to a content script (a page cannot grant itself an allowance)', async () => {
+    await overCap();
+    await show(page(1), ['a@example.com']);
+    const err = fromMessageError(
+      await dispatch('allowPageVerify', { tabId: 1, emails: ['a@example.com'] }, page(1)).catch(
+        (e: unknown) => e,
+      ),
+    );
+    expect(err.kind).toBe('bad_request');
+    expect(await verify('a@example.com')).toMatchObject({ kind: 'rate_limited' });
+  });
+
+  it('holds only for that tab, at the origin where the addresses were found', async () => {
+    await overCap();
+    await show(page(1), ['a@example.com']);
+    await dispatch('allowPageVerify', { tabId: 1, emails: ['a@example.com'] }, popup);
+    // The tab moved to another site that shows the same address: no allowance there.
+    await show(page(1, 'https://evil.example.net/'), ['a@example.com']);
+    expect(await verify('a@example.com', page(1, 'https://evil.example.net/'))).toMatchObject({
+      kind: 'rate_limited',
+    });
+  });
+});

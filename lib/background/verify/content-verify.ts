@@ -3,7 +3,8 @@
  * so a page must not be able to make the extension spend credits without bound: content scripts
  * get the default mode, always the cache first (no `force`), answers only for addresses their
  * page showed (content-found.ts), and at most a limited number of credits spent or cached
- * verdicts told per tab in a rolling window; past it they get `rate_limited` (or no verdict).
+ * verdicts told per tab in a rolling window; past it they get `rate_limited` (or no verdict),
+ * except for addresses the user granted from the popup ("Verify all", page-allowance.ts).
  */
 
 import { checkEmail } from '@/lib/shared/address';
@@ -14,6 +15,7 @@ import { getSettings } from '../../storage/settings';
 import { getCached } from '../../storage/verdict-cache';
 import type { SenderInfo } from '../core/authorize';
 import { checkAddressList, foundOf } from './content-found';
+import { useAllowance } from './page-allowance';
 import { localVerdict, lookupCached, verifyEmail } from './verify';
 
 export const SPEND_WINDOW_MS = 10 * 60_000;
@@ -79,12 +81,16 @@ export async function verifyForContentScript(
     tabLimit(),
     getCached(email, (await getSettings()).defaultMode),
   ]);
+  // Granted by the popup's "Verify all on this page" (page-allowance.ts): once, outside the cap.
+  const spend = async () => {
+    if (!(await useAllowance(email, sender))) await takeSpend(tabOf(sender), limit);
+  };
   // A cached verdict costs no credit, but tells the page something: it counts like a spend.
   if (cached) {
-    await takeSpend(tabOf(sender), limit);
+    await spend();
     return cached;
   }
-  return verifyEmail({ email }, () => takeSpend(tabOf(sender), limit));
+  return verifyEmail({ email }, spend);
 }
 
 /**
