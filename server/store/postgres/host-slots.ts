@@ -6,12 +6,13 @@
  * holds are tracked here and never asked for twice.
  */
 import { createHash } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import type { HostSlots } from '../../engine/limits';
 
-const FIRST_WAIT_MS = 5;
-const MAX_WAIT_MS = 100;
+/** Every release is announced on this channel (payload: the host key), waking waiters at once. */
+const CHANNEL = 'verimark_host_slots';
+/** A waiter also tries again after this long, should a notification be lost. */
+const FALLBACK_WAIT_MS = 250;
 
 /** A signed 32-bit key for the host name (advisory locks take two int4 keys). */
 function hostKey(host: string): number {
@@ -24,6 +25,8 @@ export class AdvisoryHostSlots implements HostSlots {
   private held = new Map<number, Set<number>>();
   private generation = 0;
   private closed = false;
+  /** Local waiters per host key, woken when any process releases one of that host's slots. */
+  private readonly waiters = new Map<number, Set<() => void>>();
 
   constructor(
     private readonly url: string,
@@ -40,8 +43,17 @@ export class AdvisoryHostSlots implements HostSlots {
       };
       client.on('error', lost);
       client.on('end', lost);
+      // Our own releases wake local waiters directly, once the slot is off the local books.
+      let ownPid = -1;
+      client.on('notification', (message) => {
+        if (message.processId !== ownPid) this.wake(Number(message.payload));
+      });
       this.client = client.connect().then(
-        () => client,
+        async () => {
+          await client.query(`LISTEN ${CHANNEL}`);
+          ownPid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid ?? -1;
+          return client;
+        },
         (err: unknown) => {
           lost();
           throw err;
@@ -53,12 +65,36 @@ export class AdvisoryHostSlots implements HostSlots {
 
   async acquire(host: string): Promise<() => Promise<void>> {
     const key = hostKey(host);
-    for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, MAX_WAIT_MS)) {
+    for (;;) {
       if (this.closed) throw new Error('host slots closed');
       const got = await this.tryAny(key);
       if (got) return got;
-      await delay(wait / 2 + Math.random() * wait);
+      await this.released(key);
     }
+  }
+
+  /** Resolves when a slot of this host is released by any process (or after FALLBACK_WAIT_MS). */
+  private released(key: number): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.waiters.get(key);
+      if (!set) {
+        set = new Set();
+        this.waiters.set(key, set);
+      }
+      const waiters = set;
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(done);
+        if (waiters.size === 0 && this.waiters.get(key) === waiters) this.waiters.delete(key);
+        resolve();
+      };
+      const timer = setTimeout(done, FALLBACK_WAIT_MS + Math.random() * FALLBACK_WAIT_MS);
+      waiters.add(done);
+    });
+  }
+
+  private wake(key: number): void {
+    for (const done of [...(this.waiters.get(key) ?? [])]) done();
   }
 
   /** Tries the slots this process does not hold, from a random one on; a release function or null. */
@@ -93,12 +129,13 @@ export class AdvisoryHostSlots implements HostSlots {
     const mine = this.held.get(key);
     try {
       const client = await this.connection();
-      await client.query('SELECT pg_advisory_unlock($1, $2)', [key, slot]);
+      await client.query(`SELECT pg_advisory_unlock($1, $2), pg_notify('${CHANNEL}', $1::text)`, [key, slot]);
     } catch {
       // The connection is gone, and with it the lock.
     } finally {
       mine?.delete(slot);
       if (mine?.size === 0 && this.held.get(key) === mine) this.held.delete(key);
+      this.wake(key);
     }
   }
 
