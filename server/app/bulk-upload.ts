@@ -1,15 +1,14 @@
-import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
-import { type ScanProblem, scanUpload } from '../csv/scan';
+import { type ScanProblem, scanOf } from '../csv/scan';
 import { splitUpload } from '../jobs/split-upload';
 import { newId } from '../store/ids';
 import { account } from './auth';
 import type { AppContext } from './context';
 import { ok } from './envelope';
 import { badRequest, HttpError } from './errors';
+import { type Saved, saveAndScan } from './save-and-scan';
 import { parseBody, UploadFields } from './validation';
 
 const REFUSALS: Record<ScanProblem, string> = {
@@ -22,13 +21,15 @@ const REFUSALS: Record<ScanProblem, string> = {
 
 interface Received {
   fields: Record<string, string>;
-  uploadName: string | null;
+  uploadName: string;
+  saved: Saved;
 }
 
 /**
- * Streams the multipart body: the `file` part straight to `path` (never buffered), text fields
- * into a map. The 25MB limit is enforced while streaming: busboy stops writing past it and
- * skips the rest, and the request is answered 413 once the body has been read.
+ * Streams the multipart body: the `file` part straight to `path` (never buffered) and through the
+ * CSV scanner as it passes, text fields into a map. The 25MB limit is enforced while streaming:
+ * busboy stops writing past it and skips the rest, and the request is answered 413 once the body
+ * has been read.
  */
 async function receive(request: FastifyRequest, path: string): Promise<Received> {
   const parts = request.parts({
@@ -36,6 +37,7 @@ async function receive(request: FastifyRequest, path: string): Promise<Received>
   });
   const fields: Record<string, string> = {};
   let uploadName: string | null = null;
+  let saved: Saved | null = null;
   let problem: HttpError | null = null;
   for await (const part of parts) {
     if (part.type === 'file') {
@@ -44,7 +46,7 @@ async function receive(request: FastifyRequest, path: string): Promise<Received>
         problem ??= badRequest();
         continue;
       }
-      await pipeline(part.file, createWriteStream(path));
+      saved = await saveAndScan(part.file, path);
       if (part.file.truncated) problem = new HttpError(413, ERRORS.tooLarge);
       uploadName = part.filename;
     } else if (part.fieldnameTruncated || part.valueTruncated || typeof part.value !== 'string') {
@@ -54,8 +56,8 @@ async function receive(request: FastifyRequest, path: string): Promise<Received>
     }
   }
   if (problem) throw problem;
-  if (uploadName === null) throw badRequest();
-  return { fields, uploadName };
+  if (uploadName === null || saved === null) throw badRequest();
+  return { fields, uploadName, saved };
 }
 
 /**
@@ -78,7 +80,8 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
     try {
       const received = await receive(request, path).catch(asClientError);
       const fields = parseBody(UploadFields, received.fields);
-      const scan = await scanUpload(path, fields.emailColumn || null);
+      const { counts, bytes } = received.saved;
+      const scan = scanOf(await counts, fields.emailColumn || null, bytes);
       if (typeof scan === 'string') throw new HttpError(400, REFUSALS[scan]);
       const { resultHeader, batches } = await splitUpload(path, scan, ctx.config.batchRows);
       const file = await ctx.files.create(

@@ -11,7 +11,8 @@ export interface Dialect {
   newline: string;
 }
 
-const SAMPLE_BYTES = 64 * 1024;
+/** Bytes at the start of a file that the dialect is detected from. */
+export const SAMPLE_BYTES = 64 * 1024;
 /**
  * Read size for parsing. Each chunk is parsed in one go (a few ms at this size); an unfinished
  * row is carried over and parsed once its line ends, so a long row costs linear time.
@@ -26,14 +27,19 @@ export async function detectDialect(path: string): Promise<Dialect> {
   try {
     const buffer = Buffer.alloc(SAMPLE_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, SAMPLE_BYTES, 0);
-    const sample = new StringDecoder('utf8').write(buffer.subarray(0, bytesRead));
-    const { meta } = Papa.parse<string[]>(sample, { preview: 10, skipEmptyLines: 'greedy' });
-    const delimiter = meta.delimiter && meta.delimiter.length === 1 ? meta.delimiter : ',';
-    const newline = NEWLINES.includes(meta.linebreak) ? meta.linebreak : '\n';
-    return { delimiter, newline };
+    return dialectOf(buffer.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }
+}
+
+/** The dialect of a file from its first bytes (up to SAMPLE_BYTES of them are looked at). */
+export function dialectOf(start: Buffer): Dialect {
+  const sample = new StringDecoder('utf8').write(start.subarray(0, SAMPLE_BYTES));
+  const { meta } = Papa.parse<string[]>(sample, { preview: 10, skipEmptyLines: 'greedy' });
+  const delimiter = meta.delimiter && meta.delimiter.length === 1 ? meta.delimiter : ',';
+  const newline = NEWLINES.includes(meta.linebreak) ? meta.linebreak : '\n';
+  return { delimiter, newline };
 }
 
 /**
@@ -57,9 +63,17 @@ export class RowTooLongError extends Error {
  * its end, so no parse ever sees more than the bound plus one read (64 KiB). Rows up to the bound
  * always pass; the check runs at each read, so a row up to 64 KiB longer may pass too.
  */
-export async function* readRows(path: string, dialect: Dialect): AsyncGenerator<string[]> {
+export function readRows(path: string, dialect: Dialect): AsyncGenerator<string[]> {
   // Decoded as UTF-8 by the read stream, so a character split between chunks stays whole.
   const input = createReadStream(path, { encoding: 'utf8', highWaterMark: READ_CHUNK_BYTES });
+  return rowsOf(input, dialect);
+}
+
+/**
+ * readRows over any stream of decoded text (an upload as it arrives, for instance): the same
+ * rows, the same bounds and time slicing.
+ */
+export async function* rowsOf(input: AsyncIterable<string>, dialect: Dialect): AsyncGenerator<string[]> {
   const parser = new Papa.Parser({
     delimiter: dialect.delimiter,
     newline: dialect.newline as Papa.ParseConfig['newline'],
@@ -94,7 +108,7 @@ export async function* readRows(path: string, dialect: Dialect): AsyncGenerator<
       await slice.pause();
     }
   };
-  for await (const chunk of input as AsyncIterable<string>) {
+  for await (const chunk of input) {
     pending.push(chunk);
     pendingBytes += Buffer.byteLength(chunk);
     lineEndSince ||= chunk.includes(lineEnd);

@@ -1,7 +1,9 @@
+import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import { MAX_COLUMNS } from '../../lib/api/contract';
-import { emailCell, findEmailColumn } from './email-column';
-import { type Dialect, detectDialect, RowTooLongError, readRows } from './rows';
+import { findEmailColumn } from './email-column';
+import { type Dialect, dialectOf, RowTooLongError, rowsOf, SAMPLE_BYTES } from './rows';
 
 export interface Scan {
   dialect: Dialect;
@@ -15,6 +17,22 @@ export interface Scan {
 export type ScanProblem = 'no_column' | 'too_wide' | 'too_short' | 'no_addresses' | 'too_long';
 
 /**
+ * What one pass over an upload's rows finds before the email column is known (the `emailColumn`
+ * field may come after the file in the multipart body): every column's filled cells are counted.
+ */
+export interface RowCounts {
+  dialect: Dialect;
+  /** The first row; null for a file without rows. */
+  header: string[] | null;
+  /** Non-empty (after trimming) cells of each header column, over the data rows. */
+  filled: number[];
+  /** Cells that padding short rows to the header's width adds. */
+  padding: number;
+  /** A row longer than MAX_ROW_BYTES ended the pass (RowTooLongError); the counts stop there. */
+  tooLong: boolean;
+}
+
+/**
  * Cells that padding short rows to the header's width may add: as many as the upload has bytes
  * (at least 1 Mi), so the original columns of the results are at most about twice the upload.
  */
@@ -22,42 +40,90 @@ export function paddingBudget(uploadBytes: number): number {
   return Math.max(uploadBytes, 1024 * 1024);
 }
 
+/** Decodes byte chunks as UTF-8 (a character split between chunks stays whole). */
+async function* decoded(head: Buffer[], rest: AsyncIterator<Buffer> | null): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  for (const chunk of head) yield decoder.write(chunk);
+  if (rest) for await (const chunk of { [Symbol.asyncIterator]: () => rest }) yield decoder.write(chunk);
+  const end = decoder.end();
+  if (end !== '') yield end;
+}
+
 /**
- * One streaming pass over an uploaded file: dialect, header, email column and the number of
- * addresses, or the problem that refuses it (docs/design.md §3).
+ * One streaming pass over an upload's bytes, as they arrive or from disk: dialect (from the first
+ * SAMPLE_BYTES), header and counts, or `too_wide` as soon as the header shows it. Rows are read
+ * by rowsOf, so with its bounds and event-loop time slicing.
  */
-export async function scanUpload(path: string, emailColumn: string | null): Promise<Scan | ScanProblem> {
+export async function countRows(input: AsyncIterable<Buffer>): Promise<RowCounts | 'too_wide'> {
+  const source = input[Symbol.asyncIterator]();
   try {
-    return await scanRows(path, await detectDialect(path), emailColumn);
-  } catch (err) {
-    if (err instanceof RowTooLongError) return 'too_long';
-    throw err;
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    let ended = false;
+    while (headBytes < SAMPLE_BYTES) {
+      const next = await source.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      head.push(next.value);
+      headBytes += next.value.length;
+    }
+    const dialect = dialectOf(Buffer.concat(head));
+    const counts: RowCounts = { dialect, header: null, filled: [], padding: 0, tooLong: false };
+    try {
+      if ((await countInto(counts, decoded(head, ended ? null : source))) === 'too_wide') return 'too_wide';
+    } catch (err) {
+      if (!(err instanceof RowTooLongError)) throw err;
+      counts.tooLong = true;
+    }
+    return counts;
+  } finally {
+    await source.return?.();
   }
 }
 
-async function scanRows(
-  path: string,
-  dialect: Dialect,
-  emailColumn: string | null,
-): Promise<Scan | ScanProblem> {
-  const budget = paddingBudget((await stat(path)).size);
-  let header: string[] | null = null;
-  let emailIndex = -1;
-  let emails = 0;
-  let padding = 0;
-  for await (const row of readRows(path, dialect)) {
+async function countInto(counts: RowCounts, text: AsyncIterable<string>): Promise<'too_wide' | undefined> {
+  for await (const row of rowsOf(text, counts.dialect)) {
+    const header = counts.header;
     if (header === null) {
-      header = row;
-      if (header.length > MAX_COLUMNS) return 'too_wide';
-      emailIndex = findEmailColumn(header, emailColumn);
-      if (emailIndex < 0) return 'no_column';
+      if (row.length > MAX_COLUMNS) return 'too_wide';
+      counts.header = row;
+      counts.filled = new Array<number>(row.length).fill(0);
       continue;
     }
-    if (emailCell(row, emailIndex) !== '') emails++;
-    if (row.length < header.length) padding += header.length - row.length;
-    if (padding > budget) return 'too_short';
+    const width = Math.min(row.length, header.length);
+    for (let i = 0; i < width; i++)
+      if ((row[i] ?? '').trim() !== '') counts.filled[i] = (counts.filled[i] ?? 0) + 1;
+    if (row.length < header.length) counts.padding += header.length - row.length;
   }
-  if (header === null) return 'no_column';
+  return undefined;
+}
+
+/**
+ * The upload's scan once its fields are known: the email column, the credits it costs, or the
+ * problem that refuses it (docs/design.md §3). `uploadBytes` is the upload's size.
+ */
+export function scanOf(
+  counts: RowCounts | 'too_wide',
+  emailColumn: string | null,
+  uploadBytes: number,
+): Scan | ScanProblem {
+  if (typeof counts === 'string') return counts;
+  const { dialect, header } = counts;
+  if (header === null) return counts.tooLong ? 'too_long' : 'no_column';
+  const emailIndex = findEmailColumn(header, emailColumn);
+  if (emailIndex < 0) return 'no_column';
+  // The order a pass over the file met them: padding grows row by row, up to a too-long one.
+  if (counts.padding > paddingBudget(uploadBytes)) return 'too_short';
+  if (counts.tooLong) return 'too_long';
+  const emails = counts.filled[emailIndex] ?? 0;
   if (emails === 0) return 'no_addresses';
   return { dialect, header, emailIndex, emails };
+}
+
+/** countRows and scanOf over a file on disk. */
+export async function scanUpload(path: string, emailColumn: string | null): Promise<Scan | ScanProblem> {
+  const counts = await countRows(createReadStream(path));
+  return scanOf(counts, emailColumn, (await stat(path)).size);
 }
