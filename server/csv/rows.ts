@@ -74,6 +74,23 @@ export function readRows(path: string, dialect: Dialect): AsyncGenerator<string[
  * rows, the same bounds and time slicing.
  */
 export async function* rowsOf(input: AsyncIterable<string>, dialect: Dialect): AsyncGenerator<string[]> {
+  const slice = new TimeSlice();
+  for await (const rows of rowBatchesOf(input, dialect)) {
+    for (const row of rows) {
+      yield row;
+      await slice.pause();
+    }
+  }
+}
+
+/**
+ * The rows of each parse (one read or so) at once, for callers whose work per row is small
+ * (counting): no promise per row. The event loop gets a turn between batches every few ms.
+ */
+export async function* rowBatchesOf(
+  input: AsyncIterable<string>,
+  dialect: Dialect,
+): AsyncGenerator<string[][]> {
   const parser = new Papa.Parser({
     delimiter: dialect.delimiter,
     newline: dialect.newline as Papa.ParseConfig['newline'],
@@ -89,7 +106,7 @@ export async function* rowsOf(input: AsyncIterable<string>, dialect: Dialect): A
   // text has doubled, so it costs linear time rather than a parse of it per chunk.
   let parseAt = 0;
   let first = true;
-  const parse = async function* (last: boolean): AsyncGenerator<string[]> {
+  const parse = (last: boolean): string[][] => {
     const text = pending.join('');
     const result = parser.parse(text, 0, !last) as { data: string[][]; meta: { cursor: number } };
     const rest = last || result.meta.cursor >= text.length ? '' : text.slice(result.meta.cursor);
@@ -98,15 +115,16 @@ export async function* rowsOf(input: AsyncIterable<string>, dialect: Dialect): A
     lineEndSince = false;
     parseAt = 2 * pendingBytes;
     if (pendingBytes > MAX_ROW_BYTES) throw new RowTooLongError();
+    const rows: string[][] = [];
     for (const row of result.data) {
       if (first && row.length > 0) {
         row[0] = (row[0] ?? '').replace(/^\uFEFF/, '');
         first = false;
       }
       if (row.every((cell) => cell.trim() === '')) continue;
-      yield row;
-      await slice.pause();
+      rows.push(row);
     }
+    return rows;
   };
   for await (const chunk of input) {
     pending.push(chunk);
@@ -115,10 +133,10 @@ export async function* rowsOf(input: AsyncIterable<string>, dialect: Dialect): A
     if (pendingBytes > MAX_ROW_BYTES && !lineEndSince) throw new RowTooLongError();
     // Without a line end the record goes on: parse once it may have ended (no re-scanning).
     if (!lineEndSince || (pendingBytes < parseAt && pendingBytes <= MAX_ROW_BYTES)) continue;
-    yield* parse(false);
+    yield parse(false);
     await slice.pause();
   }
-  if (pending.length > 0) yield* parse(true);
+  if (pending.length > 0) yield parse(true);
 }
 
 /** A row cut or padded to the header's width, so appended result columns line up. */

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { MAX_COLUMNS } from '../../lib/api/contract';
 import { findEmailColumn } from './email-column';
-import { type Dialect, dialectOf, RowTooLongError, rowsOf, SAMPLE_BYTES } from './rows';
+import { type Dialect, dialectOf, RowTooLongError, rowBatchesOf, SAMPLE_BYTES } from './rows';
 
 export interface Scan {
   dialect: Dialect;
@@ -84,18 +84,20 @@ export async function countRows(input: AsyncIterable<Buffer>): Promise<RowCounts
 }
 
 async function countInto(counts: RowCounts, text: AsyncIterable<string>): Promise<'too_wide' | undefined> {
-  for await (const row of rowsOf(text, counts.dialect)) {
-    const header = counts.header;
-    if (header === null) {
-      if (row.length > MAX_COLUMNS) return 'too_wide';
-      counts.header = row;
-      counts.filled = new Array<number>(row.length).fill(0);
-      continue;
+  for await (const rows of rowBatchesOf(text, counts.dialect)) {
+    for (const row of rows) {
+      const header = counts.header;
+      if (header === null) {
+        if (row.length > MAX_COLUMNS) return 'too_wide';
+        counts.header = row;
+        counts.filled = new Array<number>(row.length).fill(0);
+        continue;
+      }
+      const width = Math.min(row.length, header.length);
+      for (let i = 0; i < width; i++)
+        if ((row[i] ?? '').trim() !== '') counts.filled[i] = (counts.filled[i] ?? 0) + 1;
+      if (row.length < header.length) counts.padding += header.length - row.length;
     }
-    const width = Math.min(row.length, header.length);
-    for (let i = 0; i < width; i++)
-      if ((row[i] ?? '').trim() !== '') counts.filled[i] = (counts.filled[i] ?? 0) + 1;
-    if (row.length < header.length) counts.padding += header.length - row.length;
   }
   return undefined;
 }
