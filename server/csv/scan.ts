@@ -4,6 +4,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { MAX_COLUMNS } from '../../lib/api/contract';
 import { findEmailColumn } from './email-column';
 import { type Dialect, dialectOf, RowTooLongError, rowBatchesOf, SAMPLE_BYTES } from './rows';
+import { TimeSlice } from './time-slice';
 
 export interface Scan {
   dialect: Dialect;
@@ -84,8 +85,10 @@ export async function countRows(input: AsyncIterable<Buffer>): Promise<RowCounts
 }
 
 async function countInto(counts: RowCounts, text: AsyncIterable<string>): Promise<'too_wide' | undefined> {
+  const slice = new TimeSlice();
   for await (const rows of rowBatchesOf(text, counts.dialect)) {
     for (const row of rows) {
+      if (slice.due()) await slice.pause(); // a batch of tiny rows can be long: tens of thousands
       const header = counts.header;
       if (header === null) {
         if (row.length > MAX_COLUMNS) return 'too_wide';
