@@ -13,14 +13,16 @@ import { startSiteSync } from './sites/content-scripts';
 import { forgetTab } from './verify/content-found';
 import { createContextMenu, onMenuClick } from './verify/context-menu';
 import { forgetAllowance } from './verify/page-allowance';
+import { sendPendingChecks } from './verify/pending-checks';
 import { resumeSingleJobs } from './verify/verify';
 
 const warn = (what: string) => (err: unknown) => console.warn(`[verimark] ${what}`, err);
 
-/** One polling round: re-attach single tasks, poll bulk files, re-arm or clear the alarm. */
+/** One polling round: re-attach single tasks, send checks kept offline, poll bulk files, re-arm or clear the alarm. */
 async function tick(): Promise<void> {
   await recoverInterruptedUploads().catch(warn('interrupted uploads'));
   await resumeSingleJobs().catch(warn('resume tasks'));
+  await sendPendingChecks({ force: true });
   markBulkPolled();
   await pollBulkJobs().catch(warn('poll files'));
   await ensurePollAlarm();

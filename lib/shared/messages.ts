@@ -112,6 +112,13 @@ export interface ContentConfig {
   sendGuardRisky: boolean;
 }
 
+/** A single check kept while the service could not be reached (sent when it answers again). */
+export interface PendingCheckView {
+  email: string;
+  mode: Mode;
+  queuedAt: number;
+}
+
 export interface ProtocolMap {
   // --- allowed from content scripts ---
   /** Verify (or return the cached verdict of) one address. Charges at most once per address at a time. */
@@ -161,6 +168,8 @@ export interface ProtocolMap {
    * listed address its top frame found once past its per-tab cap. Returns how many were granted.
    */
   allowPageVerify(data: { tabId: number; emails: string[] }): { allowed: number };
+  /** Single checks asked here that the service could not be reached for, kept and sent when it answers again. */
+  pendingChecks(data?: { sendNow?: boolean }): PendingCheckView[];
 }
 
 export const CONTENT_SCRIPT_MESSAGES = [

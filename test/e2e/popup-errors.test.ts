@@ -149,9 +149,15 @@ describe('popup error states (Chromium, real service)', () => {
     expect(await banner(page, 'network')).toMatch(
       /Offline: the service cannot be reached\. Verimark keeps checking; queued work continues/,
     );
-    // The check was not sent: the popup keeps it and says so.
+    // The check was not sent: the background keeps it, and the popup says so and lists it pending.
     expect(await textOf(page, '[data-testid=verify-queued]')).toMatch(
-      /^Not sent yet: the service cannot be reached\. info@deliverable\.test is sent as soon as it answers again/,
+      /^Not sent yet: the service cannot be reached\. info@deliverable\.test will be sent when the service is back/,
+    );
+    await waitForSelectorText(
+      page,
+      '[data-testid=pending-checks]',
+      /info@deliverable\.test.*Will be sent when the service is back/,
+      10_000,
     );
     await selectTab(page, 'CSV upload');
     const phase = await page.evaluate(() =>
@@ -167,7 +173,7 @@ describe('popup error states (Chromium, real service)', () => {
       env: { PORT: port, SMTP_TIMEOUT_MS: '4000' },
     });
     extra.push(back);
-    // The popup asks again by itself (backoff): the banner goes, and the kept check is sent.
+    // The popup asks again by itself (backoff): the banner goes, and the background sends the kept check.
     await waitFor(
       () =>
         page.evaluate(

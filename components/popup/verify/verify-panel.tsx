@@ -1,16 +1,24 @@
-/** "Email address" + "Verify": a local syntax check first, then the background (cache or service). */
+/**
+ * "Email address" + "Verify": a local syntax check first, then the background (cache or service).
+ * A check the background could not send (service unreachable) is kept there and sent when the
+ * service is back, also after the popup closed; it is listed as pending until its verdict lands in
+ * the recent lookups.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { checkEmail } from '@/lib/shared/address';
 import { t } from '@/lib/shared/i18n';
-import { sendMessage, type VerdictView } from '@/lib/shared/messages';
+import { type PendingCheckView, sendMessage, type VerdictView } from '@/lib/shared/messages';
 import { useAccount } from '../account';
 import { useApi, useRecovered } from '../api-status';
 import { useAnnounce } from '../live-status';
+import { useInterval } from '../use-interval';
 import { RecentLookups } from './recent-lookups';
 import { VerdictCard } from './verdict-card';
 import { statusText } from './verdict-text';
 
 const RECENT_LIMIT = 5;
+/** How often the lists are read again while a kept check waits. */
+const PENDING_REFRESH_MS = 2000;
 
 function invalidVerdict(email: string): VerdictView {
   return {
@@ -39,17 +47,26 @@ export function VerifyPanel() {
   const [busy, setBusy] = useState(false);
   const [verdict, setVerdict] = useState<VerdictView | null>(null);
   const [recent, setRecent] = useState<VerdictView[]>([]);
-  /** An address whose check could not be sent (service unreachable): sent when the service is back. */
+  /** The address just asked whose check the background kept (service unreachable): its verdict is shown once it lands. */
   const [queued, setQueued] = useState<string | null>(null);
+  /** Checks the background keeps until the service is back. */
+  const [pending, setPending] = useState<PendingCheckView[]>([]);
   const recovered = useRecovered();
   const { refresh: refreshAccount } = useAccount();
 
   const loadRecent = async () => {
     const list = await call(() => sendMessage('recentLookups', { limit: RECENT_LIMIT }), 'local');
     if (list) setRecent(list);
+    return list ?? null;
+  };
+  const loadPending = async (sendNow = false) => {
+    const list = await call(() => sendMessage('pendingChecks', { sendNow }), 'local');
+    if (list) setPending(list);
+    return list ?? null;
   };
   useEffect(() => {
     void loadRecent();
+    void loadPending();
   }, []);
 
   const verify = async (raw: string, force = false) => {
@@ -70,10 +87,11 @@ export function VerifyPanel() {
     );
     setBusy(false);
     if (!outcome.ok) {
-      // Not sent at all: kept, and sent as soon as the service answers again (while the popup is open).
+      // Not sent at all: the background keeps it and sends it when the service answers again.
       if (outcome.error?.kind === 'network') {
         setQueued(email);
         announce(t('popup_verify_queued', email));
+        void loadPending();
       } else announce('');
       return;
     }
@@ -84,9 +102,22 @@ export function VerifyPanel() {
     if (!result.cached && result.status !== 'invalid') refreshAccount();
   };
 
+  /** Reads both lists; the check just asked, once answered, shows its verdict. */
+  const refreshKept = async (sendNow = false) => {
+    const [left, list] = await Promise.all([loadPending(sendNow), loadRecent()]);
+    if (!queued || !left || left.some((check) => check.email === queued)) return;
+    const done = list?.find((item) => item.email === queued);
+    setQueued(null);
+    if (done) {
+      setVerdict(done);
+      announce(t('popup_announce_verdict', done.email, statusText(done.status)));
+      refreshAccount();
+    }
+  };
   useEffect(() => {
-    if (recovered > 0 && queued) void verify(queued);
+    if (recovered > 0) void refreshKept(true);
   }, [recovered]);
+  useInterval(() => void refreshKept(), pending.length > 0 || queued ? PENDING_REFRESH_MS : null);
 
   const onSuggestion = (suggestion: string) => {
     const next = suggestedAddress(verdict?.email ?? input, suggestion);
@@ -137,6 +168,7 @@ export function VerifyPanel() {
         )}
       </div>
       <RecentLookups
+        pending={pending}
         lookups={recent}
         onSelect={(item) => {
           setInput(item.email);

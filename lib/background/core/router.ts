@@ -18,6 +18,7 @@ import { checkThisPage, loadPopover } from '../sites/check-page';
 import { checkAddressList, registerFound } from '../verify/content-found';
 import { lookupForContentScript, verifyForContentScript } from '../verify/content-verify';
 import { allowPageVerify } from '../verify/page-allowance';
+import { listPendingChecks, sendPendingChecks } from '../verify/pending-checks';
 import { lookupCached, verifyEmail } from '../verify/verify';
 import { authorize, type SenderInfo, senderKind } from './authorize';
 import { onPopupHeartbeat } from './scheduler';
@@ -31,7 +32,9 @@ type Handler<K extends Type> = (
 
 export const handlers: { [K in Type]: Handler<K> } = {
   verifyEmail: (data, sender) =>
-    senderKind(sender) === 'content_script' ? verifyForContentScript(data, sender) : verifyEmail(data),
+    senderKind(sender) === 'content_script'
+      ? verifyForContentScript(data, sender)
+      : verifyEmail(data, { keepOffline: true }),
   foundAddresses: async (data, sender) => {
     if (senderKind(sender) === 'content_script') await registerFound(data?.emails, sender);
   },
@@ -65,6 +68,12 @@ export const handlers: { [K in Type]: Handler<K> } = {
   allowPageVerify: (data) => allowPageVerify(data),
   popupHeartbeat: () => {
     onPopupHeartbeat(pollBulkJobs);
+    void sendPendingChecks();
+  },
+  pendingChecks: async (data) => {
+    // The popup saw the service answer again: send now rather than at the next backoff step.
+    if (data?.sendNow === true) void sendPendingChecks({ force: true });
+    return (await listPendingChecks()).map(({ email, mode, queuedAt }) => ({ email, mode, queuedAt }));
   },
 };
 

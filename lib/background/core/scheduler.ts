@@ -1,10 +1,11 @@
 /**
- * Polling that survives the service worker: one alarm, armed while jobs are running, whose
- * handler re-attaches single tasks and polls bulk files. While the popup is open its heartbeat
+ * Polling that survives the service worker: one alarm, armed while jobs are running or checks
+ * kept offline wait, whose handler sends those checks, re-attaches single tasks and polls bulk files. While the popup is open its heartbeat
  * polls bulk files more often (the worker is alive then anyway).
  */
 import { browser } from 'wxt/browser';
 import { getJobs, isRunning } from '../../storage/jobs';
+import { getPendingChecks } from '../../storage/pending-checks';
 
 export const POLL_ALARM = 'verimark-poll';
 /** Chrome's shortest alarm period. */
@@ -12,9 +13,9 @@ const ALARM_PERIOD_MINUTES = 0.5;
 /** Bulk status calls while the popup is open: at most one per this interval. */
 const POPUP_POLL_INTERVAL_MS = 2_000;
 
-/** Arms the alarm when jobs are running, clears it when none are. */
+/** Arms the alarm when jobs are running or checks wait to be sent, clears it when none do. */
 export async function ensurePollAlarm(): Promise<boolean> {
-  const running = (await getJobs()).some(isRunning);
+  const running = (await getJobs()).some(isRunning) || (await getPendingChecks()).length > 0;
   const existing = await browser.alarms.get(POLL_ALARM);
   if (running && !existing) {
     await browser.alarms.create(POLL_ALARM, {

@@ -90,7 +90,7 @@ export async function verifyForContentScript(
     await spend();
     return cached;
   }
-  return verifyEmail({ email }, spend);
+  return verifyEmail({ email }, { guard: spend });
 }
 
 /**

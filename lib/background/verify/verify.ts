@@ -12,6 +12,7 @@ import { ApiError } from '../../api/errors';
 import { isRefusal, isRetryable } from '../../api/retry';
 import { readVerdict } from '../../api/verdict';
 import { addJob, getJobs, removeJob, type SingleJob } from '../../storage/jobs';
+import { addPendingCheck, removePendingCheck } from '../../storage/pending-checks';
 import { getSettings } from '../../storage/settings';
 import { addRecent, getCached, getCachedMany, putCached } from '../../storage/verdict-cache';
 import { updateBadge } from '../core/badge';
@@ -91,15 +92,44 @@ function followSingle(client: ApiClient, job: SingleJob): Promise<VerdictView> {
 /** Called right before a credit is spent; throws to refuse (e.g. a content script over its limit). */
 type SpendGuard = () => void | Promise<void>;
 
-async function verifyUncached(email: string, mode: Mode, guard?: SpendGuard): Promise<VerdictView> {
+export interface VerifyOptions {
+  /** Called right before a credit is spent; throws to refuse. */
+  guard?: SpendGuard;
+  /** Not sent because the service was unreachable: keep the check and send it when it is back (pending-checks.ts). */
+  keepOffline?: boolean;
+}
+
+async function send(
+  client: ApiClient,
+  email: string,
+  mode: Mode,
+  force: boolean,
+  keepOffline: boolean,
+): Promise<{ taskId: string }> {
+  try {
+    return await client.verifySingle(email, mode);
+  } catch (err) {
+    if (!keepOffline || !(err instanceof ApiError) || err.kind !== 'network') throw err;
+    await addPendingCheck({ email, mode, force, queuedAt: Date.now() });
+    await ensurePollAlarm();
+    throw new ApiError('network', 'The service cannot be reached: the check will be sent when it is back');
+  }
+}
+
+async function verifyUncached(
+  email: string,
+  mode: Mode,
+  force: boolean,
+  options: VerifyOptions,
+): Promise<VerdictView> {
   const client = await getClient();
   // A task for this address may still be followed from before a worker restart: join it.
   const persisted = (await getJobs()).find(
     (job): job is SingleJob => job.kind === 'single' && job.email === email && job.mode === mode,
   );
   if (persisted) return followSingle(client, persisted);
-  await guard?.();
-  const { taskId } = await client.verifySingle(email, mode);
+  await options.guard?.();
+  const { taskId } = await send(client, email, mode, force, options.keepOffline ?? false);
   const now = Date.now();
   const job: SingleJob = {
     kind: 'single',
@@ -111,13 +141,15 @@ async function verifyUncached(email: string, mode: Mode, guard?: SpendGuard): Pr
     deadline: now + SINGLE_DEADLINE_MS,
   };
   await addJob(job);
+  // Paid and persisted: a check kept while offline for this address is answered by this task.
+  await removePendingCheck({ email, mode });
   await Promise.all([updateBadge(), ensurePollAlarm()]);
   return followSingle(client, job);
 }
 
 export async function verifyEmail(
   input: { email: string; mode?: Mode; force?: boolean },
-  guard?: SpendGuard,
+  options: VerifyOptions = {},
 ): Promise<VerdictView> {
   const { email, valid } = checkEmail(input.email);
   if (!valid) return localVerdict(email, 'invalid', 'invalid_syntax');
@@ -129,7 +161,9 @@ export async function verifyEmail(
   const key = `${mode}:${email}`;
   const running = inFlight.get(key);
   if (running) return running;
-  const promise = verifyUncached(email, mode, guard).finally(() => inFlight.delete(key));
+  const promise = verifyUncached(email, mode, input.force === true, options).finally(() =>
+    inFlight.delete(key),
+  );
   inFlight.set(key, promise);
   return promise;
 }

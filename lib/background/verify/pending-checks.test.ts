@@ -1,0 +1,105 @@
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { browser } from 'wxt/browser';
+import { PATHS } from '../../api/contract';
+import { fromMessageError } from '../../api/errors';
+import { fail } from '../../api/testing/scripted-server';
+import { getPendingChecks } from '../../storage/pending-checks';
+import { updateSettings } from '../../storage/settings';
+import type { SenderInfo } from '../core/authorize';
+import { dispatch } from '../core/router';
+import { POLL_ALARM } from '../core/scheduler';
+import { countRequests, useFakeService } from '../testing/setup';
+import { resetFound } from './content-found';
+import { resetSpends } from './content-verify';
+import { resetPendingBackoff, sendPendingChecks } from './pending-checks';
+import { singlePollTiming } from './verify';
+
+const ID = 'test-extension-id';
+const popup: SenderInfo = { id: ID, url: `chrome-extension://${ID}/popup.html` };
+const page: SenderInfo = { id: ID, url: 'https://crm.example.com/', tab: { id: 1 }, frameId: 0 };
+/** A port nothing listens on: the service cannot be reached. */
+const OFFLINE = 'http://127.0.0.1:1';
+
+const env = useFakeService(() => ({ pendingPolls: 0 }));
+beforeAll(() => {
+  singlePollTiming.initialDelayMs = 5;
+});
+beforeEach(async () => {
+  resetPendingBackoff();
+  await resetSpends();
+  await resetFound();
+});
+
+const spends = () => countRequests(env.server.requests, PATHS.single);
+const askFromPopup = (email: string, extra: { force?: boolean } = {}) =>
+  dispatch('verifyEmail', { email, ...extra }, popup).catch((err: unknown) => fromMessageError(err));
+const recent = () => dispatch('recentLookups', { limit: 5 }, popup);
+
+describe('a single check the service could not be reached for', () => {
+  it('is kept by the background, sent once when the service is back, and lands in recent lookups', async () => {
+    await updateSettings({ serviceUrl: OFFLINE });
+    expect(await askFromPopup('ann@example.com')).toMatchObject({ kind: 'network' });
+    // Asked again while offline: still one check kept.
+    expect(await askFromPopup('ann@EXAMPLE.com')).toMatchObject({ kind: 'network' });
+    expect(await dispatch('pendingChecks', {}, popup)).toEqual([
+      { email: 'ann@example.com', mode: 'catch_all', queuedAt: expect.any(Number) },
+    ]);
+    // The polling alarm is armed for it, with no other work running.
+    expect(await browser.alarms.get(POLL_ALARM)).toBeDefined();
+    // Still offline: a round keeps it.
+    await sendPendingChecks({ force: true });
+    expect(await getPendingChecks()).toHaveLength(1);
+
+    await updateSettings({ serviceUrl: env.server.url });
+    await sendPendingChecks({ force: true });
+    expect(spends()).toBe(1);
+    expect(await getPendingChecks()).toEqual([]);
+    expect((await recent()).map((v) => [v.email, v.status])).toEqual([['ann@example.com', 'deliverable']]);
+    // Nothing left to send: never paid twice.
+    await sendPendingChecks({ force: true });
+    expect(spends()).toBe(1);
+  });
+
+  it('is not paid twice when the popup asks again as the service comes back', async () => {
+    await updateSettings({ serviceUrl: OFFLINE });
+    await askFromPopup('bob@example.com');
+    await updateSettings({ serviceUrl: env.server.url });
+    const [view] = await Promise.all([askFromPopup('bob@example.com'), sendPendingChecks({ force: true })]);
+    expect(view).toMatchObject({ status: 'deliverable' });
+    await sendPendingChecks({ force: true });
+    expect(spends()).toBe(1);
+    expect(await getPendingChecks()).toEqual([]);
+  });
+
+  it('answered from the cache when the address was verified meanwhile: no credit, still in recent lookups', async () => {
+    await updateSettings({ serviceUrl: OFFLINE });
+    await askFromPopup('cat@example.com');
+    await updateSettings({ serviceUrl: env.server.url });
+    await askFromPopup('dan@example.com'); // something else, paid
+    await askFromPopup('cat@example.com'); // paid, and the kept check is satisfied by it
+    const before = spends();
+    await sendPendingChecks({ force: true });
+    expect(spends()).toBe(before);
+    expect((await recent()).map((v) => v.email)).toContain('cat@example.com');
+    expect(await getPendingChecks()).toEqual([]);
+  });
+
+  it("is kept only for the popup: a content script's check is not", async () => {
+    await dispatch('foundAddresses', { emails: ['eve@example.com'] }, page);
+    await updateSettings({ serviceUrl: OFFLINE });
+    const err = await dispatch('verifyEmail', { email: 'eve@example.com' }, page).catch((e: unknown) =>
+      fromMessageError(e),
+    );
+    expect(err).toMatchObject({ kind: 'network' });
+    expect(await getPendingChecks()).toEqual([]);
+  });
+
+  it('a refused check (no credits) is dropped, not retried for ever', async () => {
+    await updateSettings({ serviceUrl: OFFLINE });
+    await askFromPopup('fay@example.com');
+    await updateSettings({ serviceUrl: env.server.url });
+    env.service.state.override[PATHS.single] = fail(402, 'No credits');
+    await sendPendingChecks({ force: true });
+    expect(await getPendingChecks()).toEqual([]);
+  });
+});
