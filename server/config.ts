@@ -52,6 +52,17 @@ function text(env: Env, name: string): string | null {
   return raw ? raw : null;
 }
 
+/** `loadConfig` for a command's start: a configuration error is printed and exits with status 2. */
+export function loadConfigOrExit(): ServiceConfig {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`Configuration error: ${err.message}`);
+    process.exit(2);
+  }
+}
+
 export function loadConfig(env: Env = process.env): ServiceConfig {
   const publicBaseUrl = text(env, 'PUBLIC_BASE_URL');
   if (publicBaseUrl !== null && !URL.canParse(publicBaseUrl)) {

@@ -5,12 +5,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app/app';
-import { ConfigError, heloWarnings, isLoopback, loadConfig, type ServiceConfig, serviceUrl } from './config';
+import { heloWarnings, isLoopback, loadConfigOrExit, type ServiceConfig, serviceUrl } from './config';
+import { exitOnSignals } from './shutdown';
 import { openStore } from './store/open';
 
 /** Credits of the demo key created on an empty database. */
 const DEMO_CREDITS = 1000;
-const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 /** On an empty database, a demo key to try the service with; null otherwise. */
 async function ensureDemoKey(config: ServiceConfig): Promise<string | null> {
@@ -24,14 +24,7 @@ async function ensureDemoKey(config: ServiceConfig): Promise<string | null> {
 }
 
 async function main(): Promise<void> {
-  let config: ServiceConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(`Configuration error: ${err.message}`);
-    process.exit(2);
-  }
+  const config = loadConfigOrExit();
   const demoKey = await ensureDemoKey(config);
   const app = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
@@ -53,27 +46,12 @@ async function main(): Promise<void> {
     console.log('Create an API key with: npm run service:admin -- create-key --credits 1000');
   }
 
-  // tsx relays the terminal's SIGINT, so one Ctrl-C can arrive twice: only a signal a second
-  // after the first forces an exit; otherwise the close gets SHUTDOWN_TIMEOUT_MS at most.
-  let closingSince = 0;
-  const shutdown = (signal: string) => {
-    if (closingSince > 0) {
-      if (Date.now() - closingSince > 1000) process.exit(1);
-      return;
-    }
-    closingSince = Date.now();
-    app.log.info({ signal }, 'shutting down');
-    setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
-    app.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  exitOnSignals({
+    log: app.log,
+    stopping: 'shutting down',
+    failed: 'shutdown failed',
+    close: () => app.close(),
+  });
 }
 
 main().catch((err: unknown) => {

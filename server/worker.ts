@@ -5,23 +5,16 @@
  * running batches, exits.
  */
 import pino from 'pino';
-import { ConfigError, loadConfig, type ServiceConfig } from './config';
+import { loadConfigOrExit } from './config';
 import { createEngine } from './engine/engine';
 import { Workers } from './jobs/workers';
+import { exitOnSignals } from './shutdown';
 import { openStore } from './store/open';
 
 const GRACE_MS = 5_000;
-const SHUTDOWN_TIMEOUT_MS = 15_000;
 
 async function main(): Promise<void> {
-  let config: ServiceConfig;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    console.error(`Configuration error: ${err.message}`);
-    process.exit(2);
-  }
+  const config = loadConfigOrExit();
   const log = pino({ level: config.logLevel });
   const store = await openStore(config);
   const engine = createEngine({ ...config.engine, hostSlots: store.hostSlots }, log);
@@ -31,25 +24,12 @@ async function main(): Promise<void> {
     `Verimark worker ${workers.owner} started (${store.kind === 'postgres' ? 'Postgres' : `SQLite in ${config.dataDir}`})`,
   );
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'worker stopping');
-    setTimeout(() => process.exit(1), SHUTDOWN_TIMEOUT_MS).unref();
-    workers
-      .stop(GRACE_MS)
-      .then(() => store.close())
-      .then(
-        () => process.exit(0),
-        (err: unknown) => {
-          log.error({ err }, 'worker shutdown failed');
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  exitOnSignals({
+    log,
+    stopping: 'worker stopping',
+    failed: 'worker shutdown failed',
+    close: () => workers.stop(GRACE_MS).then(() => store.close()),
+  });
 }
 
 main().catch((err: unknown) => {

@@ -96,13 +96,13 @@ export class BatchWorker {
         deps.log.error({ err, fileId: batch.fileId }, 'engine failed on a row'),
       );
       if (this.poller.stopped && this.released.has(`${batch.fileId}:${batch.firstRow}`)) return;
-      const committed = await deps.batches.commit(
-        batch.fileId,
-        batch.firstRow,
-        deps.owner,
-        result.output,
-        result.counts,
-      );
+      const committed = await deps.batches.commit({
+        fileId: batch.fileId,
+        firstRow: batch.firstRow,
+        owner: deps.owner,
+        output: result.output,
+        counts: result.counts,
+      });
       if (!committed) deps.log.warn(where, 'batch taken over by another worker: result dropped');
     } catch (err) {
       if (!this.poller.stopped)

@@ -117,6 +117,12 @@ export interface NewBatch {
 export type VerdictCounts = Record<Verdict, number>;
 
 /** Durable bulk files. Credits are taken at upload and refunded at completion or failure. */
+/** One page of a key's files and how many match in all. */
+export interface FilePage {
+  rows: FileRow[];
+  total: number;
+}
+
 export interface FileStore {
   /**
    * Takes the file's credits and inserts it with all its batches in one transaction; null when
@@ -127,12 +133,7 @@ export interface FileStore {
   /** A file of this key, or null (another key's file is reported as absent). */
   get(keyId: string, id: string): Promise<FileRow | null>;
   /** Newest first; `search` is a literal, case-insensitive substring of the file name. */
-  list(
-    keyId: string,
-    page: number,
-    pageSize: number,
-    search: string,
-  ): Promise<{ rows: FileRow[]; total: number }>;
+  list(keyId: string, page: number, pageSize: number, search: string): Promise<FilePage>;
   /** Fails the file, drops its remaining batches and refunds every credit not yet refunded, once. */
   fail(id: string, error: string): Promise<void>;
   /** The result CSV of a completed file, a batch at a time, in row order (header first). */
@@ -151,6 +152,17 @@ export interface ClaimedBatch {
   headerLength: number;
 }
 
+/** A verified batch, committed by the worker that leased it. */
+export interface BatchDone {
+  fileId: string;
+  firstRow: number;
+  /** The lease holder committing it. */
+  owner: string;
+  /** The batch's result CSV lines. */
+  output: string;
+  counts: VerdictCounts;
+}
+
 /** The work queue of bulk files: batches claimed with an expiring, renewable lease. */
 export interface BatchQueue {
   /** The oldest open batch nobody holds a live lease on, leased to `owner`; null when none. */
@@ -162,13 +174,7 @@ export interface BatchQueue {
    * adds its verdicts to the file, and completes the file (refunding its unknowns) after its last
    * batch. False when the lease was lost: then nothing is written, so no row counts twice.
    */
-  commit(
-    fileId: string,
-    firstRow: number,
-    owner: string,
-    output: string,
-    counts: VerdictCounts,
-  ): Promise<boolean>;
+  commit(done: BatchDone): Promise<boolean>;
   /** Gives a batch back at once (a stopping worker), for another worker to take. */
   release(fileId: string, firstRow: number, owner: string): Promise<void>;
 }

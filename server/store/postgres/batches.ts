@@ -1,4 +1,4 @@
-import type { BatchQueue, ClaimedBatch, FileRow, VerdictCounts } from '../store';
+import type { BatchDone, BatchQueue, ClaimedBatch, FileRow } from '../store';
 import { nowIso } from '../store';
 import { giveCredits } from './keys';
 import { inTransaction, leaseSql, type Pool } from './pool';
@@ -59,13 +59,7 @@ export class PgBatchQueue implements BatchQueue {
     return result.rowCount === 1;
   }
 
-  commit(
-    fileId: string,
-    firstRow: number,
-    owner: string,
-    output: string,
-    counts: VerdictCounts,
-  ): Promise<boolean> {
+  commit({ fileId, firstRow, owner, output, counts }: BatchDone): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
       const done = await client.query(
         `UPDATE file_batches SET state = 'done', output = $4, input = '[]', lease_until = NULL

@@ -1,4 +1,5 @@
-import type { FileRow, FileStore, NewBatch, NewFile } from '../store';
+import { newFileValues } from '../new-rows';
+import type { FilePage, FileRow, FileStore, NewBatch, NewFile } from '../store';
 import { nowIso } from '../store';
 import { giveCredits, takeCredits } from './keys';
 import { inTransaction, type Pool } from './pool';
@@ -18,19 +19,7 @@ export class PgFileStore implements FileStore {
         `INSERT INTO bulk_files (id, key_id, file_name, state, mode, email_index, header_length, credit_usage,
              batches_total, result_header, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING *`,
-        [
-          f.id,
-          f.keyId,
-          f.fileName,
-          batches.length === 0 ? 'completed' : 'pending',
-          f.mode,
-          f.emailIndex,
-          f.headerLength,
-          f.credits,
-          batches.length,
-          f.resultHeader,
-          now,
-        ],
+        newFileValues(f, batches, now),
       );
       const file = rows[0] as FileRow;
       for (let i = 0; i < batches.length; i += INSERT_CHUNK) {
@@ -65,12 +54,7 @@ export class PgFileStore implements FileStore {
     return rows[0] ?? null;
   }
 
-  async list(
-    keyId: string,
-    page: number,
-    pageSize: number,
-    search: string,
-  ): Promise<{ rows: FileRow[]; total: number }> {
+  async list(keyId: string, page: number, pageSize: number, search: string): Promise<FilePage> {
     const where = 'key_id = $1 AND strpos(lower(file_name), $2) > 0';
     const needle = search.toLowerCase();
     const count = await this.pool.query<{ n: number }>(

@@ -1,6 +1,6 @@
 import type { Mode } from '../../../lib/api/contract';
 import type { VerificationResult } from '../../engine/types';
-import { newId } from '../ids';
+import { newTaskRow } from '../new-rows';
 import { nowIso, singleResult, type TaskRow, type TaskStore } from '../store';
 import { giveCredits, takeCredits } from './keys';
 import { inTransaction, leaseSql, type Pool } from './pool';
@@ -15,17 +15,7 @@ export class PgTaskStore implements TaskStore {
     return inTransaction(this.pool, async (client) => {
       if (!(await takeCredits(client, keyId, 1))) return null;
       const now = nowIso();
-      const row: TaskRow = {
-        id: newId(),
-        key_id: keyId,
-        email,
-        mode,
-        state: 'pending',
-        result: null,
-        credits_refunded: 0,
-        created_at: now,
-        updated_at: now,
-      };
+      const row = newTaskRow(keyId, email, mode, now);
       await client.query(
         `INSERT INTO single_tasks (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [row.id, row.key_id, row.email, row.mode, row.state, row.result, 0, now, now],

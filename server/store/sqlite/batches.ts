@@ -1,4 +1,4 @@
-import type { BatchQueue, ClaimedBatch, FileRow, VerdictCounts } from '../store';
+import type { BatchDone, BatchQueue, ClaimedBatch, FileRow } from '../store';
 import { nowIso } from '../store';
 import type { Db } from './db';
 import { prepared } from './db';
@@ -61,13 +61,7 @@ export class SqliteBatchQueue implements BatchQueue {
     return result.changes === 1;
   }
 
-  async commit(
-    fileId: string,
-    firstRow: number,
-    owner: string,
-    output: string,
-    counts: VerdictCounts,
-  ): Promise<boolean> {
+  async commit({ fileId, firstRow, owner, output, counts }: BatchDone): Promise<boolean> {
     return this.db
       .transaction((): boolean => {
         const done = prepared(

@@ -1,4 +1,5 @@
-import type { FileRow, FileStore, NewBatch, NewFile } from '../store';
+import { newFileValues } from '../new-rows';
+import type { FilePage, FileRow, FileStore, NewBatch, NewFile } from '../store';
 import { nowIso } from '../store';
 import type { Db } from './db';
 import { prepared } from './db';
@@ -22,20 +23,7 @@ export class SqliteFileStore implements FileStore {
           `INSERT INTO bulk_files (id, key_id, file_name, state, mode, delimiter, newline, email_index,
                header_length, credit_usage, batches_total, result_header, created_at, updated_at)
              VALUES (?, ?, ?, ?, ?, ',', '\n', ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(
-          f.id,
-          f.keyId,
-          f.fileName,
-          batches.length === 0 ? 'completed' : 'pending',
-          f.mode,
-          f.emailIndex,
-          f.headerLength,
-          f.credits,
-          batches.length,
-          f.resultHeader,
-          now,
-          now,
-        );
+        ).run(...newFileValues(f, batches, now), now);
         const insert = prepared(
           this.db,
           `INSERT INTO file_batches (file_id, file_seq, first_row, row_count, input, state)
@@ -62,12 +50,7 @@ export class SqliteFileStore implements FileStore {
     return (row as FileRow | undefined) ?? null;
   }
 
-  async list(
-    keyId: string,
-    page: number,
-    pageSize: number,
-    search: string,
-  ): Promise<{ rows: FileRow[]; total: number }> {
+  async list(keyId: string, page: number, pageSize: number, search: string): Promise<FilePage> {
     const where = 'key_id = ? AND instr(vm_lower(file_name), ?) > 0';
     const needle = search.toLowerCase();
     const total = (

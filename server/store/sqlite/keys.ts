@@ -1,4 +1,5 @@
-import { hashApiKey, newApiKey, newId } from '../ids';
+import { hashApiKey } from '../ids';
+import { newKeyRecord } from '../new-rows';
 import { type CreateKeyOptions, type KeyRecord, type KeyStore, nowIso } from '../store';
 import type { Db } from './db';
 import { prepared } from './db';
@@ -13,16 +14,7 @@ export class SqliteKeyStore implements KeyStore {
   }
 
   async create(opts: CreateKeyOptions): Promise<{ key: string; record: KeyRecord }> {
-    const key = newApiKey();
-    const record: KeyRecord = {
-      id: newId(),
-      key_prefix: key.slice(0, 12),
-      label: opts.label ?? '',
-      credits: opts.credits,
-      expires_at: opts.expiresAt ?? null,
-      revoked_at: null,
-      created_at: nowIso(),
-    };
+    const { key, record } = newKeyRecord(opts);
     prepared(
       this.db,
       `INSERT INTO api_keys (id, key_hash, key_prefix, label, credits, expires_at, revoked_at, created_at)

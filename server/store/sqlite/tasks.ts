@@ -1,6 +1,6 @@
 import type { Mode } from '../../../lib/api/contract';
 import type { VerificationResult } from '../../engine/types';
-import { newId } from '../ids';
+import { newTaskRow } from '../new-rows';
 import { nowIso, singleResult, type TaskRow, type TaskStore } from '../store';
 import type { Db } from './db';
 import { prepared } from './db';
@@ -15,17 +15,7 @@ export class SqliteTaskStore implements TaskStore {
       .transaction((): TaskRow | null => {
         if (!takeCredits(this.db, keyId, 1)) return null;
         const now = nowIso();
-        const row: TaskRow = {
-          id: newId(),
-          key_id: keyId,
-          email,
-          mode,
-          state: 'pending',
-          result: null,
-          credits_refunded: 0,
-          created_at: now,
-          updated_at: now,
-        };
+        const row = newTaskRow(keyId, email, mode, now);
         prepared(
           this.db,
           `INSERT INTO single_tasks (id, key_id, email, mode, state, result, credits_refunded, created_at, updated_at)
