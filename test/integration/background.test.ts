@@ -121,7 +121,11 @@ describe('the background with the real service', () => {
   });
 
   it('tests the connection: OK, invalid key, payment required', async () => {
-    expect(await testConnection({})).toEqual({ ok: true });
+    // OK, with the balance the service tells (GET /account), which the options page shows.
+    expect(await testConnection({})).toEqual({
+      ok: true,
+      account: { credits: await balance(), expiresAt: null, label: expect.any(String) },
+    });
     expect(await testConnection({ apiKey: 'nope' })).toMatchObject({ ok: false, kind: 'invalid_key' });
     const expired = lastLine(
       await service.admin(['create-key', '--credits', '5', '--expires', '2020-01-01T00:00:00.000Z']),
