@@ -14,11 +14,11 @@ import { openSmtpSession } from './engine/smtp-session';
 import type { EngineConfig } from './engine/types';
 
 export type Verdict = 'OK' | 'WARN' | 'FAIL' | 'SKIP';
-export interface DoctorLine {
+interface DoctorLine {
   verdict: Verdict;
   text: string;
 }
-export interface DoctorReport {
+interface DoctorReport {
   lines: DoctorLine[];
   ok: boolean;
 }

@@ -9,7 +9,7 @@ interface ShutdownLog {
   error(obj: object, msg: string): void;
 }
 
-export interface ShutdownOptions {
+interface ShutdownOptions {
   log: ShutdownLog;
   /** Logged when the first signal arrives. */
   stopping: string;

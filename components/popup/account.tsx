@@ -11,7 +11,7 @@ import { useApi, useRecovered } from './api-status';
 import { formatNumber } from './format';
 
 /** Below this many credits the header says the balance is low. */
-export const LOW_BALANCE = 50;
+const LOW_BALANCE = 50;
 
 interface AccountContextValue {
   account: AccountView | null | undefined;

@@ -37,7 +37,7 @@ const CLEARED_BY_ANY_SUCCESS = new Set([
   'invalid_key',
   'not_configured',
 ]);
-export const CLEAR: ApiStatus = { error: null, retryIn: null };
+const CLEAR: ApiStatus = { error: null, retryIn: null };
 
 const ApiContext = createContext<ApiContextValue>({
   status: CLEAR,
@@ -70,7 +70,7 @@ export function useRecovered(): number {
 
 const MAX_RETRY_SECONDS = 60;
 
-export type CallResult<T> = { ok: true; value: T } | { ok: false; error: ApiError | null };
+type CallResult<T> = { ok: true; value: T } | { ok: false; error: ApiError | null };
 
 /**
  * `call(fn)` runs `fn` and resolves with its result, or with `undefined` after an error that

@@ -10,7 +10,7 @@ import type { ApiStatus } from './api-status';
 
 /** Errors that can end without the user doing anything: the popup checks again by itself. */
 const WATCHED = new Set(['network', 'server']);
-export const BACKOFF_MS = [2000, 4000, 8000, 16_000, 30_000];
+const BACKOFF_MS = [2000, 4000, 8000, 16_000, 30_000];
 
 /** A free call that proves the service answers and accepts the key. */
 const probe = () => sendMessage('listFiles', { page: 1, pageSize: 1 });

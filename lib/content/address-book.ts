@@ -9,7 +9,7 @@ import { LOOKUP_MAX, type VerdictView } from '@/lib/shared/messages';
 import { fromMessageError, isApiError } from '../api/errors';
 import type { PageStatus } from './status';
 
-export type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
+type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
 
 export interface AddressState {
   email: string;
@@ -27,7 +27,7 @@ export interface VerifierApi {
   verifyEmail(email: string): Promise<VerdictView>;
 }
 
-export interface AddressBookOptions {
+interface AddressBookOptions {
   api: VerifierApi;
   budget: number;
   /** Called after addresses changed state, with their normalized forms. */
@@ -39,14 +39,14 @@ export interface AddressBookOptions {
 }
 
 /** How long to wait before asking again when the background did not answer (it was stopped). */
-export const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000, 15000, 15000, 30000, 30000];
+const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000, 15000, 15000, 30000, 30000];
 
 /**
  * The message never reached the background or its answer was lost (the browser stopped the
  * service worker, the extension is reloading): not a verdict, not the service's error.
  * Errors from the background itself cross as ApiError fields (lib/api/errors.ts).
  */
-export function isTransportError(err: unknown): boolean {
+function isTransportError(err: unknown): boolean {
   return !isApiError(err);
 }
 

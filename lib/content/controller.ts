@@ -12,7 +12,7 @@ import { type ScanSink, scanTree } from './scan';
 import { onIdle, slicedQueue } from './scheduler';
 import { Visibility } from './visibility';
 
-export interface StartOptions {
+interface StartOptions {
   win: Window;
   signal: AbortSignal;
   api: VerifierApi;

@@ -15,7 +15,7 @@ import { isUserEvent, userIsActive } from './user-event';
 const TYPING_PAUSE_MS = 700;
 const COMMIT_DELAY_MS = 250;
 
-export interface InputDeps {
+interface InputDeps {
   marker: Marker;
   verifyNow(email: string): void;
   win: Window;

@@ -20,7 +20,7 @@ interface Taken {
   badge: Badge | null;
 }
 
-export interface MarkerOptions {
+interface MarkerOptions {
   book: AddressBook;
   signal: AbortSignal;
   /** The element now carries addresses that may need verifying once visible. */

@@ -6,7 +6,7 @@
 import { isOwnNode } from './scan';
 import { idleBatch } from './scheduler';
 
-export const WATCHED_ATTRIBUTES = [
+const WATCHED_ATTRIBUTES = [
   'href',
   'data-hovercard-id',
   'email',

@@ -15,7 +15,7 @@ interface Sender {
 }
 
 /** True for the extension's own pages (the popup), not for content scripts or other extensions. */
-export function fromExtensionPage(sender: Sender | undefined): boolean {
+function fromExtensionPage(sender: Sender | undefined): boolean {
   if (!sender || sender.id !== browser.runtime.id || sender.tab) return false;
   return sender.url?.startsWith(browser.runtime.getURL('/')) ?? false;
 }

@@ -21,7 +21,7 @@ export interface ScanSink {
   defer?(work: () => void): void;
 }
 
-export type ScanRoot = Document | ShadowRoot | Element;
+type ScanRoot = Document | ShadowRoot | Element;
 
 export function isOwnNode(node: Node): boolean {
   if (node.nodeType !== 1) return false;

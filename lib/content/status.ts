@@ -29,7 +29,7 @@ export function combineStatuses(statuses: readonly PageStatus[]): PageStatus | n
 }
 
 /** A badge's glyph: a filled shape (clip-path polygon or rounded box) or a ring. */
-export interface StatusLook {
+interface StatusLook {
   color: string;
   /** `clip-path` of a filled glyph, or null for a box with `radius`. */
   clip: string | null;

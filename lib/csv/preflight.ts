@@ -28,7 +28,7 @@ export interface PreflightSummary {
 
 export type PreflightResult = PreflightSummary | { ok: false; error: PreflightError };
 
-export const PREVIEW_ROWS = 5;
+const PREVIEW_ROWS = 5;
 export const SAMPLE_ROWS = 500;
 
 export function preflight(bytes: Uint8Array): PreflightResult {

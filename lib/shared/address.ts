@@ -24,13 +24,13 @@
  */
 import punycode from 'punycode.js';
 
-export const MAX_LOCAL = 64;
-export const MAX_LABEL = 63;
-export const MAX_DOMAIN = 253;
+const MAX_LOCAL = 64;
+const MAX_LABEL = 63;
+const MAX_DOMAIN = 253;
 export const MAX_ADDRESS = 254;
 
 /** Why an address is invalid: which rule it breaks first. */
-export type AddressFault = 'empty' | 'control' | 'whitespace' | 'no_at' | 'local' | 'domain' | 'length';
+type AddressFault = 'empty' | 'control' | 'whitespace' | 'no_at' | 'local' | 'domain' | 'length';
 
 export type ParsedAddress =
   | { ok: true; email: string; local: string; domain: string }

@@ -17,7 +17,7 @@ export interface PageAddress {
   reason: string | null;
 }
 
-export interface PageProtocolMap {
+interface PageProtocolMap {
   /** Every distinct address marked on the page (its elements still in it), with its status. */
   pageAddresses(): PageAddress[];
   /** Verifies every address of the page not verified yet (one credit each); returns how many were asked. */

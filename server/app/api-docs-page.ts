@@ -12,7 +12,7 @@ const escapes: Record<string, string> = {
   "'": '&#39;',
 };
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
 }
 

@@ -15,10 +15,10 @@ export interface QueueDepth {
   tasks: { pending: number };
 }
 
-export type SmtpOutcome = 'accepted' | 'deferred' | 'refused' | 'timeout' | 'unreachable' | 'error';
+type SmtpOutcome = 'accepted' | 'deferred' | 'refused' | 'timeout' | 'unreachable' | 'error';
 
 /** One label per probe: the RCPT answer's class, or why no answer came. */
-export function smtpOutcome(outcome: ProbeOutcome): SmtpOutcome {
+function smtpOutcome(outcome: ProbeOutcome): SmtpOutcome {
   switch (outcome.kind) {
     case 'answered':
       return outcome.reply.code < 300 ? 'accepted' : outcome.reply.code < 500 ? 'deferred' : 'refused';

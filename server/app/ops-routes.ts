@@ -9,7 +9,7 @@ import type { ServiceMetrics } from './metrics';
 import { buildOpenApi } from './openapi';
 import { OPS_PATHS } from './openapi-paths';
 
-export interface OpsDeps {
+interface OpsDeps {
   metrics: ServiceMetrics;
   /** Throws when the database does not answer. */
   pingDatabase: () => unknown;

@@ -37,7 +37,7 @@ export interface RowCounts {
  * Cells that padding short rows to the header's width may add: as many as the upload has bytes
  * (at least 1 Mi), so the original columns of the results are at most about twice the upload.
  */
-export function paddingBudget(uploadBytes: number): number {
+function paddingBudget(uploadBytes: number): number {
   return Math.max(uploadBytes, 1024 * 1024);
 }
 

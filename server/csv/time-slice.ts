@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Longest stretch of CSV work between two turns of the event loop. */
-export const SLICE_MS = 5;
+const SLICE_MS = 5;
 
 /**
  * Cuts long synchronous CSV work into slices: `pause()` gives the event loop a turn once

@@ -6,7 +6,7 @@ import type { Reason, Verdict } from '../../lib/api/contract';
 import type { Provider } from './provider';
 import type { SmtpReply } from './smtp-session';
 
-export type ReplyClass =
+type ReplyClass =
   /** 2xx, or Gmail's 4.2.1 "receiving mail at a rate" (the mailbox exists). */
   | 'accepted'
   | 'rejected'
@@ -42,7 +42,7 @@ function isMailboxRate(reply: SmtpReply): boolean {
 }
 
 /** Is a 4xx/5xx answer about us (the prober) rather than the address? Enhanced code first, then text. */
-export function isAboutUs(reply: SmtpReply): boolean {
+function isAboutUs(reply: SmtpReply): boolean {
   const { enhanced, text } = reply;
   if (enhanced?.startsWith('5.7.') || enhanced === '5.1.7' || enhanced === '5.1.8') return true;
   return ABOUT_US.test(text) && !/greylist/i.test(text);
@@ -92,7 +92,7 @@ export function classifyRefusal(reply: SmtpReply, atMailFrom = false): 'transien
   return 'error';
 }
 
-export interface Classified {
+interface Classified {
   status: Verdict;
   reason: Reason;
 }

@@ -9,7 +9,7 @@ import { type Resolver, resolveRoute } from './dns-route';
 export const DEFAULT_DNS_CANARIES = ['gmail.com', 'outlook.com', 'yahoo.com'];
 const CHECK_TTL_MS = 60_000;
 
-export type DnsHealth =
+type DnsHealth =
   /** A canary domain resolved: NXDOMAIN answers can be trusted. */
   | { usable: true; canary: string }
   /** Every canary got NXDOMAIN (or "no mail"): the resolver is not telling the truth. */

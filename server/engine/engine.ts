@@ -93,7 +93,7 @@ export function createConnector(config: EngineConfig): Connector | undefined {
 }
 
 /** Observers the service passes in (e.g. metrics); the engine works the same without them. */
-export interface EngineHooks {
+interface EngineHooks {
   /** Called with the outcome of every SMTP probe (a retry is a second probe). */
   onProbe?(outcome: ProbeOutcome): void;
 }

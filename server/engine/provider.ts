@@ -7,7 +7,7 @@
  * - Microsoft 365 tenants (`*.mail.protection.outlook.com`) and Google Workspace are probed
  *   normally: a tenant may accept everything, which the probe catches.
  */
-export type ProviderName =
+type ProviderName =
   | 'google'
   | 'microsoft'
   | 'yahoo'

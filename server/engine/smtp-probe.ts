@@ -39,7 +39,7 @@ export interface ProbeContext {
   open?: (address: string) => Promise<SmtpSession>;
 }
 
-export type FailureReason = 'smtp_timeout' | 'smtp_unreachable' | 'smtp_error';
+type FailureReason = 'smtp_timeout' | 'smtp_unreachable' | 'smtp_error';
 
 export type ProbeOutcome =
   /** RCPT TO was answered; catchAll is the random-address result (null: not probed or unclear). */

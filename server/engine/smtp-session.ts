@@ -12,7 +12,7 @@ export interface SmtpReply {
   text: string;
 }
 
-export type SmtpFailureKind = 'connect' | 'timeout' | 'closed' | 'protocol';
+type SmtpFailureKind = 'connect' | 'timeout' | 'closed' | 'protocol';
 
 export class SmtpFailure extends Error {
   constructor(

@@ -6,7 +6,7 @@
 import type net from 'node:net';
 import { SocksClient } from 'socks';
 
-export interface SocksProxy {
+interface SocksProxy {
   host: string;
   port: number;
   userId?: string;

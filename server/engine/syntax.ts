@@ -5,7 +5,7 @@
  */
 import { type ParsedAddress, parseAddress } from '../../lib/shared/address';
 
-export type SyntaxResult = ParsedAddress;
+type SyntaxResult = ParsedAddress;
 
 export function checkSyntax(input: string): SyntaxResult {
   return parseAddress(input);

@@ -5,11 +5,11 @@ import { Poller } from './poller';
 import { verifyBatch } from './verify-batch';
 
 /** A batch claimed this many times (its workers died or stalled each time) fails its file, refunded. */
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 /** Files whose per-file DNS/catch-all caches a worker keeps. */
 const SCOPES_KEPT = 32;
 
-export interface BatchWorkerDeps {
+interface BatchWorkerDeps {
   batches: BatchQueue;
   files: FileStore;
   engine: Engine;

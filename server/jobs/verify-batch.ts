@@ -7,7 +7,7 @@ import type { DomainScope, Engine, VerificationResult } from '../engine/types';
 import type { ClaimedBatch, VerdictCounts } from '../store/store';
 import { engineFailure } from './single-runner';
 
-export interface BatchResult {
+interface BatchResult {
   /** The batch's result lines: every original column, then the result columns. */
   output: string;
   counts: VerdictCounts;

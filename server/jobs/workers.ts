@@ -8,7 +8,7 @@ import { BatchWorker } from './batch-worker';
 import { SingleRunner } from './single-runner';
 
 /** This process's name in leases: host, pid and a random tag (pids repeat across machines and restarts). */
-export function workerName(): string {
+function workerName(): string {
   return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 }
 

@@ -13,7 +13,7 @@ import { useDebounced, useInterval } from '../use-interval';
 import { FileRow } from './file-row';
 import { Pager } from './pager';
 
-export const PAGE_SIZE = 5;
+const PAGE_SIZE = 5;
 const SEARCH_DEBOUNCE_MS = 300;
 const REFRESH_MS = 3000;
 

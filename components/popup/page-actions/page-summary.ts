@@ -25,7 +25,7 @@ const COUNT_KEY: Record<PageStatus, MessageKey> = {
   unverified: 'popup_page_n_unverified',
 };
 
-export function countByStatus(addresses: readonly PageAddress[]): Map<PageStatus, number> {
+function countByStatus(addresses: readonly PageAddress[]): Map<PageStatus, number> {
   const counts = new Map<PageStatus, number>();
   for (const { status } of addresses) counts.set(status, (counts.get(status) ?? 0) + 1);
   return counts;

@@ -1,7 +1,7 @@
 /** Whether the chosen column looks like it holds addresses at all, from the preflight's sample. */
 import { type PreflightSummary, SAMPLE_ROWS } from '@/lib/csv/preflight';
 
-export interface ColumnDoubt {
+interface ColumnDoubt {
   /** Sampled values that look like addresses. */
   emailLike: number;
   /** Non-empty values sampled. */

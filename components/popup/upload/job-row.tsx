@@ -32,7 +32,7 @@ function jobError(job: BulkJobView): string {
   return detail && !sentence.includes(detail) ? `${sentence} (${detail})` : sentence;
 }
 
-export interface JobRowProps {
+interface JobRowProps {
   job: BulkJobView;
   /** Milliseconds left, when the rate so far tells. */
   etaMs: number | null;

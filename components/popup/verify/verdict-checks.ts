@@ -9,7 +9,7 @@ import { t } from '@/lib/shared/i18n';
 import type { VerdictView } from '@/lib/shared/messages';
 import { checkName, reasonText, statusText } from './verdict-text';
 
-export interface ShownCheck {
+interface ShownCheck {
   name: string;
   label: string;
   value: string;
@@ -23,7 +23,7 @@ const SERVER_CHECKS = new Set(['smtp_connected', 'catch_all']);
 /** Checks read from lists of domains: true is a fact even when the domain is gone. */
 const LIST_CHECKS = new Set(['disposable', 'free_provider']);
 
-export function domainMissing(verdict: VerdictView): boolean {
+function domainMissing(verdict: VerdictView): boolean {
   return (
     verdict.checks.mx_found === false || verdict.reason === 'invalid_domain' || verdict.reason === 'no_mx'
   );

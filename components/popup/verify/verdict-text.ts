@@ -22,11 +22,6 @@ export function checkName(check: string): string {
   return isCheck(check) ? t(`popup_check_${check}`) : check.replaceAll('_', ' ');
 }
 
-export function checkValue(value: boolean | null): string {
-  if (value === null) return t('popup_check_untested');
-  return value ? t('popup_yes') : t('popup_no');
-}
-
 /** When to try an unknown verdict again, by reason. */
 const RETRY_ADVICE: Record<string, MessageKey> = {
   greylisted: 'popup_advice_greylisted',

@@ -29,12 +29,12 @@ function columnOf(headers: readonly string[], names: readonly string[]): number 
 }
 
 /** The verdict column of a results header, or -1. The last match wins: ours are appended. */
-export const statusColumnOf = (headers: readonly string[]) => columnOf(headers, STATUS_HEADERS);
+const statusColumnOf = (headers: readonly string[]) => columnOf(headers, STATUS_HEADERS);
 
 export class NoVerdictColumnError extends Error {}
 
 /** A CSV source papaparse streams: the results file, or its text. */
-export type CsvSource = File | string;
+type CsvSource = File | string;
 
 /**
  * The rows of `source` whose verdict is in `subset`, as CSV text parts (header first), and how

@@ -19,7 +19,7 @@ export async function checkThisPage(tabId: number): Promise<{ injected: boolean 
 }
 
 /** The popover's script, injected into the frame of the content script that asks (its first open badge). */
-export const POPOVER_SCRIPT_FILE = '/popover.js';
+const POPOVER_SCRIPT_FILE = '/popover.js';
 
 export async function loadPopover(sender: SenderInfo): Promise<{ loaded: boolean }> {
   const tabId = sender.tab?.id;

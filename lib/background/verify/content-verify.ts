@@ -29,12 +29,7 @@ let queue: Promise<unknown> = Promise.resolve();
  * Takes up to `wanted` units of `tabId`'s allowance (`limit` per window) and returns how many it
  * got; each unit is a credit spent or a cached verdict told to the tab.
  */
-export function takeAllowance(
-  tabId: number,
-  limit: number,
-  wanted: number,
-  now = Date.now(),
-): Promise<number> {
+function takeAllowance(tabId: number, limit: number, wanted: number, now = Date.now()): Promise<number> {
   const run = queue.then(async () => {
     const spent: Record<string, number[]> = {};
     for (const [tab, times] of Object.entries(await spentItem.getValue())) {

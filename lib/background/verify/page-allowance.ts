@@ -16,7 +16,7 @@ import type { SenderInfo } from '../core/authorize';
 import { FOUND_FRAME_MAX } from './content-found';
 
 /** How long a grant waits for the content script's requests. */
-export const ALLOWANCE_TTL_MS = 5 * 60_000;
+const ALLOWANCE_TTL_MS = 5 * 60_000;
 
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -95,9 +95,4 @@ export async function forgetAllowance(tabId: number): Promise<void> {
   await edit((all) => {
     delete all[tabId];
   });
-}
-
-/** Forgets every grant (tests). */
-export async function resetAllowances(): Promise<void> {
-  await allowanceItem.removeValue();
 }

@@ -15,7 +15,7 @@ import { addRecent } from '../../storage/verdict-cache';
 import { verifyEmail } from './verify';
 
 /** Backoff between sending rounds that found the service still unreachable (tests shorten it). */
-export const pendingTiming = { initialDelayMs: 2_000, maxDelayMs: 30_000 };
+const pendingTiming = { initialDelayMs: 2_000, maxDelayMs: 30_000 };
 
 let running: Promise<void> | null = null;
 let failures = 0;

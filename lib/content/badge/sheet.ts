@@ -54,7 +54,7 @@ const GLYPH: Style = {
   background: 'none',
 };
 
-export function glyphStyle(status: PageStatus, inset = true): Style {
+function glyphStyle(status: PageStatus, inset = true): Style {
   const look = STATUS_LOOK[status];
   return {
     background: look.ring ? 'transparent' : look.color,

@@ -18,7 +18,7 @@ export interface Target {
   after?: ChildNode;
 }
 
-export const SELECTORS = {
+const SELECTORS = {
   input:
     'input[type="email" i],input[name*="mail" i],input[id*="mail" i],input[autocomplete~="email" i],textarea[name*="mail" i]',
   mailto: 'a[href^="mailto:" i]',

@@ -53,7 +53,7 @@ export function paletteFor(win: Window): Palette {
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif';
 
-export type LookName =
+type LookName =
   | 'host'
   | 'backdrop'
   | 'panel'

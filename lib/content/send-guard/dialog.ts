@@ -14,7 +14,7 @@ import { focusRing, looks, paletteFor } from './dialog-look';
 
 export const DIALOG_TAG = 'verimark-send-guard';
 
-export type Choice = 'send' | 'edit';
+type Choice = 'send' | 'edit';
 
 export interface GuardDialog {
   /** Shows the warning for these recipients; `replace` swaps one for its suggestion. */

@@ -25,7 +25,7 @@ import { type GuardDialog, openDialog } from './dialog';
 import { replaceRecipient } from './replace';
 import { isOwnEvent, pressButton, repeatKey } from './retrigger';
 
-export interface SendGuardDeps {
+interface SendGuardDeps {
   win: Window;
   signal: AbortSignal;
   book: Verdicts;

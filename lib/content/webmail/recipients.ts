@@ -13,7 +13,7 @@
 import { addressesInText, addressesOrWritten } from '@/lib/shared/extract/address-list';
 
 export type RecipientField = 'to' | 'cc' | 'bcc';
-export type RecipientKind = 'chip' | 'recipient-input' | 'outlook' | 'message';
+type RecipientKind = 'chip' | 'recipient-input' | 'outlook' | 'message';
 
 export interface Recipient {
   kind: RecipientKind;
@@ -29,7 +29,7 @@ const OUTLOOK_GROUPS = FIELDS.map((f) => `[role="group"][id$="_${f.toUpperCase()
 // Outlook labels its wells "To", "Cc" and "Bcc"; the `i` flag covers other casings.
 const OUTLOOK_WELLS = ['To', 'Cc', 'Bcc'].map((f) => `[aria-label="${f}" i]`);
 
-export const RECIPIENT_SELECTORS = {
+const RECIPIENT_SELECTORS = {
   chip: [
     'div[role="option"][data-hovercard-id]',
     ...GMAIL_WRAPPERS.map((w) => `${w} [data-hovercard-id]`),
