@@ -279,7 +279,11 @@ async function uploadAcceptance(dir: string, fakeNet: FakeNet, env: Record<strin
   // upload), warmed up, like the sink, with a small upload first.
   for (let run = 0; run < UPLOAD_RUNS; run++) {
     const sink = await startDiskSink(dir);
-    const uploader = await startService({ fakeNet, env: { ...env, SMTP_PORT: '9' } });
+    const uploader = await startService({
+      fakeNet,
+      env: { ...env, SMTP_PORT: '9' },
+      nodeArgs: profileArgs(),
+    });
     try {
       const api = await apiWithNewKey(uploader, 1_000_000);
       const key = { [API_KEY_HEADER]: api.apiKey ?? '' };

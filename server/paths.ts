@@ -13,8 +13,9 @@ export class DataPaths {
     mkdirSync(this.results, { recursive: true });
   }
 
+  /** An upload's batches while it is received (server/jobs/split-upload.ts); removed after. */
   upload(fileId: string): string {
-    return join(this.uploads, `${fileId}.csv`);
+    return join(this.uploads, `${fileId}.batches`);
   }
 
   result(fileId: string): string {

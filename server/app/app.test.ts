@@ -19,7 +19,7 @@ beforeAll(async () => {
   net = await startFakeNet();
   dir = await mkdtemp(join(tmpdir(), 'verimark-app-'));
   const config = loadConfig({ ...fakeNetEnv(net), DATA_DIR: dir, PORT: '0' });
-  const store = openSqliteStore(dir);
+  const store = openSqliteStore(dir, 8);
   const key = (await store.keys.create({ credits: 10 })).key;
   await store.close();
   app = await buildApp(config, { logger: false });

@@ -1,8 +1,7 @@
-import { rm } from 'node:fs/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
 import { type ScanProblem, scanOf } from '../csv/scan';
-import { splitUpload } from '../jobs/split-upload';
+import { BatchSpool, resultHeaderOf } from '../jobs/split-upload';
 import { newId } from '../store/ids';
 import { account } from './auth';
 import type { AppContext } from './context';
@@ -26,12 +25,12 @@ interface Received {
 }
 
 /**
- * Streams the multipart body: the `file` part straight to `path` (never buffered) and through the
- * CSV scanner as it passes, text fields into a map. The 25MB limit is enforced while streaming:
- * busboy stops writing past it and skips the rest, and the request is answered 413 once the body
- * has been read.
+ * Streams the multipart body: the `file` part through the CSV scanner, whose data rows go to the
+ * batch spool as they are parsed (never the whole file in memory), text fields into a map. The
+ * 25MB limit is enforced while streaming: busboy stops past it and skips the rest, and the
+ * request is answered 413 once the body has been read.
  */
-async function receive(request: FastifyRequest, path: string): Promise<Received> {
+async function receive(request: FastifyRequest, spool: BatchSpool): Promise<Received> {
   const parts = request.parts({
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
   });
@@ -46,7 +45,7 @@ async function receive(request: FastifyRequest, path: string): Promise<Received>
         problem ??= badRequest();
         continue;
       }
-      saved = await saveAndScan(part.file, path);
+      saved = await saveAndScan(part.file, spool);
       if (part.file.truncated) problem = new HttpError(413, ERRORS.tooLarge);
       uploadName = part.filename;
     } else if (part.fieldnameTruncated || part.valueTruncated || typeof part.value !== 'string') {
@@ -76,14 +75,15 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
     const key = account(request);
     if (!request.isMultipart()) throw badRequest();
     const id = newId();
-    const path = ctx.paths.upload(id);
+    const spool = new BatchSpool(ctx.paths.upload(id), ctx.config.batchRows);
     try {
-      const received = await receive(request, path).catch(asClientError);
+      const received = await receive(request, spool).catch(asClientError);
       const fields = parseBody(UploadFields, received.fields);
       const { counts, bytes } = received.saved;
       const scan = scanOf(await counts, fields.emailColumn || null, bytes);
       if (typeof scan === 'string') throw new HttpError(400, REFUSALS[scan]);
-      const { resultHeader, batches } = await splitUpload(path, scan, ctx.config.batchRows);
+      // Credits and every batch in one transaction: the file is accepted whole or not at all.
+      const batches = await spool.batches();
       const file = await ctx.files.create(
         {
           id,
@@ -93,7 +93,7 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
           emailIndex: scan.emailIndex,
           headerLength: scan.header.length,
           credits: scan.emails,
-          resultHeader,
+          resultHeader: resultHeaderOf(scan.header),
         },
         batches,
       );
@@ -101,8 +101,8 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
       ctx.kickFiles();
       return ok(DESCRIPTIONS.queued, { file_id: id });
     } finally {
-      // Its rows are in the database now: the upload is not needed by any worker.
-      await rm(path, { force: true });
+      // Its rows are in the database now (or it was refused): the spool is not needed.
+      await spool.discard();
     }
   });
 }

@@ -1,66 +1,45 @@
-import { createWriteStream } from 'node:fs';
-import { PassThrough, type Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { countRows, type RowCounts } from '../csv/scan';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { countRows, type RowCounts, type RowSink } from '../csv/scan';
 
 export interface Saved {
   /**
-   * The scan's findings (countRows), or its refusal; settled once the file is written. A
-   * promise, so a failing scanner stays a server error rather than the client's.
+   * The scan's findings (countRows), or its refusal; settled once the part is read. A promise,
+   * so a failing scanner (or spool) stays a server error rather than the client's.
    */
   counts: Promise<RowCounts | 'too_wide'>;
-  /** Bytes written to the file. */
+  /** Bytes of the part. */
   bytes: number;
 }
 
-/** The scanner's buffer: how far the disk may run ahead of it before the upload is slowed. */
-const SCAN_BUFFER_BYTES = 256 * 1024;
-
 /**
- * Streams `source` to `path` and, chunk by chunk as they pass, to the CSV scanner, so a file is
- * counted while it arrives rather than read again once written: accepting it takes about the
- * longer of the two, not their sum. Backpressure from either side slows the upload; a scanner
- * that has finished early (a refusal found in the header) is no longer fed.
+ * Parses the upload's `file` part once, as it arrives: the CSV scanner counts its credits and
+ * hands every data row to `rows` (the batch spool, server/jobs/split-upload.ts), so accepting a
+ * file is one pass over it. Backpressure from the spool slows the upload. A scanner that has
+ * finished early (a refusal found in the header, a row over the bound) is no longer fed: the rest
+ * of the part is read and dropped, so the multipart body still ends (and a 413 is still seen).
  */
-export async function saveAndScan(source: Readable, path: string): Promise<Saved> {
-  const toScanner = new PassThrough({ highWaterMark: SCAN_BUFFER_BYTES });
-  let scanned = false;
-  const scanning = countRows(toScanner);
-  const stop = () => {
-    scanned = true;
-    toScanner.destroy();
-  };
-  scanning.then(stop, stop); // also marks a rejection as handled: the caller awaits `counts`
-  const drained = () =>
-    new Promise<void>((resolve) => {
-      if (toScanner.destroyed) return resolve();
-      const go = () => {
-        toScanner.off('drain', go);
-        toScanner.off('close', go);
-        resolve();
-      };
-      toScanner.on('drain', go);
-      toScanner.on('close', go);
-    });
+export async function saveAndScan(source: Readable, rows: RowSink): Promise<Saved> {
   let bytes = 0;
-  const tee = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
+  async function* chunks(): AsyncGenerator<Buffer> {
+    // Not destroyed when the scanner stops early: busboy must still read the part to its end.
+    for await (const chunk of source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
       bytes += chunk.length;
-      if (scanned || toScanner.destroyed || toScanner.write(chunk)) done(null, chunk);
-      else drained().then(() => done(null, chunk));
-    },
-    flush(done) {
-      if (!scanned && !toScanner.destroyed) toScanner.end();
-      done();
-    },
-  });
-  try {
-    await pipeline(source, tee, createWriteStream(path));
-  } catch (err) {
-    stop();
-    await scanning.catch(() => {});
-    throw err;
+      yield chunk;
+    }
   }
-  await scanning.catch(() => {});
+  const scanning = countRows(chunks(), rows);
+  try {
+    await scanning;
+  } catch {
+    // The caller awaits `counts`; the part is drained below either way.
+  }
+  if (!source.readableEnded) {
+    source.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
+    source.resume();
+    await finished(source);
+  }
   return { counts: scanning, bytes };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_ROW_BYTES } from '../../lib/api/contract';
-import { detectDialect, fitRow, RowTooLongError, readRows, toCsvLines } from './rows';
+import { detectDialect, fitRow, isBlank, RowTooLongError, readRows, toCsvLines } from './rows';
 import { scanUpload } from './scan';
 
 const dir = mkdtempSync(join(tmpdir(), 'verimark-csv-'));
@@ -107,5 +107,18 @@ describe('fitRow and toCsvLines', () => {
   it('writes RFC 4180 lines with quoting where needed', () => {
     expect(toCsvLines([['a', 'b,c', 'd"e', 'f\ng']])).toBe('a,"b,c","d""e","f\ng"\r\n');
     expect(toCsvLines([])).toBe('');
+  });
+});
+
+describe('isBlank', () => {
+  it('says what `trim() === ""` says, for every UTF-16 code unit alone, doubled and around text', () => {
+    const differ: string[] = [];
+    for (let code = 0; code < 0x10000; code++) {
+      const ch = String.fromCharCode(code);
+      for (const cell of [ch, ` ${ch}\t`, `${ch}${ch}`, `a${ch}`, `${ch}a`])
+        if (isBlank(cell) !== (cell.trim() === '')) differ.push(cell);
+    }
+    expect(differ).toEqual([]);
+    expect([isBlank(''), isBlank(' \u3000\ufeff\r\n'), isBlank(' x ')]).toEqual([true, true, false]);
   });
 });

@@ -5,6 +5,25 @@ import Papa from 'papaparse';
 import { MAX_ROW_BYTES } from '../../lib/api/contract';
 import { TimeSlice } from './time-slice';
 
+/**
+ * Characters String.prototype.trim removes besides those up to U+0020: NBSP, the Unicode space
+ * separators (Zs), the line and paragraph separators and the BOM.
+ */
+const WIDE_SPACE = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/;
+
+/**
+ * `cell.trim() === ''` without making the trimmed copy: a cell's first character nearly always
+ * decides it, and counting cells of a 25 MB upload calls this for every one of them.
+ */
+export function isBlank(cell: string): boolean {
+  for (let i = 0; i < cell.length; i++) {
+    const code = cell.charCodeAt(i);
+    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) continue;
+    if (code < 0xa0 || !WIDE_SPACE.test(cell[i] ?? '')) return false;
+  }
+  return true;
+}
+
 /** Delimiter and line break of an uploaded file, detected once at upload and kept with the job. */
 export interface Dialect {
   delimiter: string;
@@ -103,8 +122,10 @@ export async function* rowBatchesOf(
   // No line end read since the last parse: the unfinished record has not ended.
   let lineEndSince = false;
   // An unfinished record (a quoted cell of many lines) is parsed again only once the pending
-  // text has doubled, so it costs linear time rather than a parse of it per chunk.
-  let parseAt = 0;
+  // text has doubled, so it costs linear time rather than a parse of it per chunk. Small chunks
+  // (an upload arrives in pieces of a few KB) are gathered to READ_CHUNK_BYTES first: a parse
+  // has a fixed cost, and 16 KiB pieces parsed one by one took three times as long.
+  let parseAt = READ_CHUNK_BYTES;
   let first = true;
   const parse = (last: boolean): string[][] => {
     const text = pending.join('');
@@ -113,7 +134,7 @@ export async function* rowBatchesOf(
     pending = rest === '' ? [] : [rest];
     pendingBytes = Buffer.byteLength(rest);
     lineEndSince = false;
-    parseAt = 2 * pendingBytes;
+    parseAt = Math.max(2 * pendingBytes, READ_CHUNK_BYTES);
     if (pendingBytes > MAX_ROW_BYTES) throw new RowTooLongError();
     const rows: string[][] = [];
     for (const row of result.data) {
@@ -121,7 +142,7 @@ export async function* rowBatchesOf(
         row[0] = (row[0] ?? '').replace(/^\uFEFF/, '');
         first = false;
       }
-      if (row.every((cell) => cell.trim() === '')) continue;
+      if (row.every(isBlank)) continue;
       rows.push(row);
     }
     return rows;

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { MAX_COLUMNS } from '../../lib/api/contract';
 import { findEmailColumn } from './email-column';
-import { type Dialect, dialectOf, RowTooLongError, rowBatchesOf, SAMPLE_BYTES } from './rows';
+import { type Dialect, dialectOf, isBlank, RowTooLongError, rowBatchesOf, SAMPLE_BYTES } from './rows';
 import { TimeSlice } from './time-slice';
 
 export interface Scan {
@@ -50,12 +50,21 @@ async function* decoded(head: Buffer[], rest: AsyncIterator<Buffer> | null): Asy
   if (end !== '') yield end;
 }
 
+/** Takes each data row of the pass (e.g. the batches stored at upload); a promise slows it down. */
+export interface RowSink {
+  add(row: string[]): Promise<void> | undefined;
+}
+
 /**
  * One streaming pass over an upload's bytes, as they arrive or from disk: dialect (from the first
- * SAMPLE_BYTES), header and counts, or `too_wide` as soon as the header shows it. Rows are read
- * by rowsOf, so with its bounds and event-loop time slicing.
+ * SAMPLE_BYTES), header and counts, or `too_wide` as soon as the header shows it; every data row
+ * also goes to `sink`, in order. Rows are read by rowBatchesOf, so with its bounds and event-loop
+ * time slicing.
  */
-export async function countRows(input: AsyncIterable<Buffer>): Promise<RowCounts | 'too_wide'> {
+export async function countRows(
+  input: AsyncIterable<Buffer>,
+  sink?: RowSink,
+): Promise<RowCounts | 'too_wide'> {
   const source = input[Symbol.asyncIterator]();
   try {
     const head: Buffer[] = [];
@@ -73,7 +82,8 @@ export async function countRows(input: AsyncIterable<Buffer>): Promise<RowCounts
     const dialect = dialectOf(Buffer.concat(head));
     const counts: RowCounts = { dialect, header: null, filled: [], padding: 0, tooLong: false };
     try {
-      if ((await countInto(counts, decoded(head, ended ? null : source))) === 'too_wide') return 'too_wide';
+      const text = decoded(head, ended ? null : source);
+      if ((await countInto(counts, text, sink)) === 'too_wide') return 'too_wide';
     } catch (err) {
       if (!(err instanceof RowTooLongError)) throw err;
       counts.tooLong = true;
@@ -84,7 +94,11 @@ export async function countRows(input: AsyncIterable<Buffer>): Promise<RowCounts
   }
 }
 
-async function countInto(counts: RowCounts, text: AsyncIterable<string>): Promise<'too_wide' | undefined> {
+async function countInto(
+  counts: RowCounts,
+  text: AsyncIterable<string>,
+  sink: RowSink | undefined,
+): Promise<'too_wide' | undefined> {
   const slice = new TimeSlice();
   for await (const rows of rowBatchesOf(text, counts.dialect)) {
     for (const row of rows) {
@@ -98,8 +112,10 @@ async function countInto(counts: RowCounts, text: AsyncIterable<string>): Promis
       }
       const width = Math.min(row.length, header.length);
       for (let i = 0; i < width; i++)
-        if ((row[i] ?? '').trim() !== '') counts.filled[i] = (counts.filled[i] ?? 0) + 1;
+        if (!isBlank(row[i] ?? '')) counts.filled[i] = (counts.filled[i] ?? 0) + 1;
       if (row.length < header.length) counts.padding += header.length - row.length;
+      const wait = sink?.add(row);
+      if (wait) await wait;
     }
   }
   return undefined;

@@ -1,45 +1,106 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { RESULT_COLUMNS } from '../../lib/api/contract';
-import { readRows } from '../csv/rows';
-import type { Scan } from '../csv/scan';
 import type { NewBatch } from '../store/store';
 import { csvLine } from './verify-batch';
 
+/** How far the parse may run ahead of the disk (a batch is ~20 KB for 200-byte rows). */
+const SPOOL_BUFFER_BYTES = 256 * 1024;
 /**
- * Reads a scanned upload into batches of `batchRows` data rows, the units workers claim, and
- * the result file's first line. The rows then live in the database, so any worker on any
- * machine can verify them and the upload itself is not needed afterwards.
+ * A batch is closed early once its cells reach about this many characters (of JSON), so wide rows (cells of
+ * hundreds of KB) never gather in memory: the batch in the making stays about this small.
  */
-export async function splitUpload(
-  path: string,
-  scan: Scan,
-  batchRows: number,
-): Promise<{ resultHeader: string; batches: NewBatch[] }> {
-  const batches: NewBatch[] = [];
-  let current: string[][] = [];
-  let header = true;
-  let index = 0;
-  for await (const row of readRows(path, scan.dialect)) {
-    if (header) {
-      header = false;
-      continue;
-    }
-    current.push(row);
-    if (current.length === batchRows) {
-      batches.push({
-        firstRow: index - current.length + 1,
-        rowCount: current.length,
-        input: JSON.stringify(current),
-      });
-      current = [];
-    }
-    index++;
-  }
-  if (current.length > 0)
-    batches.push({
-      firstRow: index - current.length,
-      rowCount: current.length,
-      input: JSON.stringify(current),
+const BATCH_CHARS = 512 * 1024;
+
+/**
+ * An upload's data rows split into batches of `batchRows` (the units workers claim; fewer when
+ * the rows are wide, see BATCH_CHARS) as the upload is parsed: the same pass that counts its credits (server/csv/scan.ts) hands every data row
+ * here, so the file is never read twice. Each batch is serialised at once (its cells as JSON, one
+ * line — JSON has no raw line breaks) and written to a spool file with backpressure, so a large
+ * upload, or one refused at its end (413, too short), holds no more than a batch in memory while
+ * it arrives. Once the upload is accepted, batches() reads the lines back for the database; the
+ * rows then live there, and discard() removes the spool in every case.
+ */
+export class BatchSpool {
+  /** The batch in the making and the characters of its cells. */
+  private current: string[][] = [];
+  private chars = 0;
+  /** Rows of each batch written, in order. */
+  private readonly sizes: number[] = [];
+  private readonly out: WriteStream;
+  private failure: Error | null = null;
+
+  constructor(
+    private readonly path: string,
+    private readonly batchRows: number,
+  ) {
+    this.out = createWriteStream(path, { highWaterMark: SPOOL_BUFFER_BYTES });
+    // Kept for batches(): an unhandled 'error' would end the process.
+    this.out.on('error', (err) => {
+      this.failure ??= err;
     });
-  const resultHeader = csvLine([...scan.header, ...RESULT_COLUMNS]);
-  return { resultHeader, batches };
+  }
+
+  /**
+   * Adds a data row; resolves when the spool may take more (a promise only when a batch was
+   * written and the disk is behind, so the parse of a fast upload makes none per row).
+   */
+  add(row: string[]): Promise<void> | undefined {
+    this.current.push(row);
+    for (const cell of row) this.chars += cell.length + 3;
+    const full = this.current.length >= this.batchRows || this.chars >= BATCH_CHARS;
+    return full ? this.flush() : undefined;
+  }
+
+  private flush(): Promise<void> | undefined {
+    if (this.failure) return Promise.reject(this.failure);
+    const ready = this.out.write(`${JSON.stringify(this.current)}\n`);
+    this.sizes.push(this.current.length);
+    this.current = [];
+    this.chars = 0;
+    if (ready) return undefined;
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        this.out.off('drain', done);
+        this.out.off('close', done);
+        if (this.failure) reject(this.failure);
+        else resolve();
+      };
+      this.out.on('drain', done);
+      this.out.on('close', done);
+    });
+  }
+
+  /** Every batch, in row order, once the upload is accepted. */
+  async batches(): Promise<NewBatch[]> {
+    if (this.current.length > 0) await this.flush();
+    await new Promise<void>((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      this.out.once('error', reject);
+      this.out.end(() => resolve());
+    });
+    const text = await readFile(this.path, 'utf8');
+    const batches: NewBatch[] = [];
+    let start = 0;
+    let firstRow = 0;
+    for (const rowCount of this.sizes) {
+      const end = text.indexOf('\n', start);
+      if (end < 0) throw new Error('upload spool is shorter than the batches written to it');
+      batches.push({ firstRow, rowCount, input: text.slice(start, end) });
+      start = end + 1;
+      firstRow += rowCount;
+    }
+    return batches;
+  }
+
+  /** Removes the spool (after the rows are in the database, or when the upload is refused). */
+  async discard(): Promise<void> {
+    this.out.destroy();
+    await rm(this.path, { force: true });
+  }
+}
+
+/** The result file's first line: the upload's header, then the result columns. */
+export function resultHeaderOf(header: string[]): string {
+  return csvLine([...header, ...RESULT_COLUMNS]);
 }

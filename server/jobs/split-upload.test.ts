@@ -1,0 +1,99 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { detectDialect, readRows } from '../csv/rows';
+import { countRows } from '../csv/scan';
+import { BatchSpool } from './split-upload';
+
+const dir = mkdtempSync(join(tmpdir(), 'verimark-spool-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const spoolPath = () => join(dir, `${n++}.batches`);
+
+/** `text` as an upload arrives: bytes in chunks of `size` (cutting characters and rows). */
+const arriving = (text: string, size: number) => {
+  const bytes = Buffer.from(text);
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+  return Readable.from(chunks);
+};
+
+/** Every data row of a file read from disk (the way the batches were made before: a second pass). */
+async function rowsFromDisk(text: string): Promise<string[][]> {
+  const path = join(dir, `${n++}.csv`);
+  writeFileSync(path, text);
+  const out: string[][] = [];
+  for await (const row of readRows(path, await detectDialect(path))) out.push(row);
+  return out.slice(1);
+}
+
+describe('BatchSpool fed by the counting pass', () => {
+  const text = [
+    'Name;Email;Note',
+    ...Array.from({ length: 23 }, (_, i) => `P${i};p${i}@x.test;"a ""quoted""\nnote ${i} é"`),
+    ';;',
+    'Last;last@x.test;',
+    '',
+  ].join('\r\n');
+
+  it('stores exactly the rows a second read of the file gives, in batches of batchRows', async () => {
+    const spool = new BatchSpool(spoolPath(), 10);
+    const counts = await countRows(arriving(text, 7), spool);
+    const batches = await spool.batches();
+    expect(counts).toMatchObject({ header: ['Name', 'Email', 'Note'], filled: [24, 24, 23] });
+    expect(batches.map((b) => [b.firstRow, b.rowCount])).toEqual([
+      [0, 10],
+      [10, 10],
+      [20, 4],
+    ]);
+    const stored = batches.flatMap((b) => JSON.parse(b.input) as string[][]);
+    expect(stored).toEqual(await rowsFromDisk(text));
+    expect(stored[3]).toEqual(['P3', 'p3@x.test', 'a "quoted"\nnote 3 é']);
+    for (const b of batches) expect((JSON.parse(b.input) as string[][]).length).toBe(b.rowCount);
+    await spool.discard();
+  });
+
+  it('closes a batch early when its rows are wide, so wide rows never gather in memory', async () => {
+    const wide = 'x'.repeat(400 * 1024);
+    const lines = ['Email,Pad', ...Array.from({ length: 7 }, (_, i) => `u${i}@x.test,${wide}`)];
+    const spool = new BatchSpool(spoolPath(), 100);
+    await countRows(arriving(`${lines.join('\n')}\n`, 64 * 1024), spool);
+    const batches = await spool.batches();
+    // 512 KiB of JSON closes a batch: two rows of 400 KB reach it.
+    expect(batches.map((b) => [b.firstRow, b.rowCount])).toEqual([
+      [0, 2],
+      [2, 2],
+      [4, 2],
+      [6, 1],
+    ]);
+    expect(batches.flatMap((b) => JSON.parse(b.input) as string[][]).map((r) => r[0])).toEqual(
+      Array.from({ length: 7 }, (_, i) => `u${i}@x.test`),
+    );
+    await spool.discard();
+  });
+
+  it('leaves nothing on disk when discarded, taken or not', async () => {
+    const refused = spoolPath();
+    const spool = new BatchSpool(refused, 2);
+    await countRows(arriving(text, 1000), spool);
+    expect(existsSync(refused)).toBe(true);
+    await spool.discard();
+    expect(existsSync(refused)).toBe(false);
+
+    const taken = spoolPath();
+    const other = new BatchSpool(taken, 2);
+    await countRows(arriving(text, 1000), other);
+    expect((await other.batches()).length).toBe(12);
+    await other.discard();
+    expect(existsSync(taken)).toBe(false);
+  });
+
+  it('a file without data rows has no batches', async () => {
+    const spool = new BatchSpool(spoolPath(), 10);
+    await countRows(arriving('Email\n', 1000), spool);
+    expect(await spool.batches()).toEqual([]);
+    await spool.discard();
+  });
+});
