@@ -17,7 +17,7 @@ import { startFarmNet } from '../server/testing/farm-net';
 import { startPostgres } from '../server/testing/postgres';
 import { startService, startWorker } from '../server/testing/service';
 
-const ROWS = Number(process.argv[2] ?? 4000);
+const ROWS = Number(process.argv[2] ?? 10_000);
 const LATENCY_MS = Number(process.argv[3] ?? 250);
 const HOSTS = 16;
 const PER_HOST = 8;
@@ -28,6 +28,8 @@ interface Run {
   rowsPerSecond: number;
   maxPerHost: number;
   maxTotal: number;
+  /** Conversations open on average from upload to completion. */
+  meanOpen: number;
 }
 
 async function run(workers: number, databaseUrl: string): Promise<Run> {
@@ -45,16 +47,20 @@ async function run(workers: number, databaseUrl: string): Promise<Run> {
     const lines = ['Id,Email'];
     for (let i = 0; i < ROWS; i++) lines.push(`${i},user${i}@${net.domain(i)}`);
     const started = performance.now();
+    const openBefore = net.openMs();
     const upload = await key.upload(lines.join('\n'), { mode: 'non_catch_all' });
     if (upload.status !== 200) throw new Error(`upload: ${upload.status}`);
     const status = await key.waitForFile(upload.body.data.file_id, 600_000);
-    const seconds = (performance.now() - started) / 1000;
+    const ms = performance.now() - started;
+    const seconds = ms / 1000;
+    const meanOpen = (net.openMs() - openBefore) / ms;
     if (status.status !== 'completed') throw new Error(`the file ended ${status.status}`);
     return {
       workers,
       rowsPerSecond: ROWS / seconds,
       maxPerHost: Math.max(...net.maxPerHost().values()),
       maxTotal: net.maxTotal(),
+      meanOpen,
     };
   } finally {
     await Promise.all(running.map((w) => w.stop()));
@@ -73,7 +79,7 @@ async function main(): Promise<void> {
       const result = await run(workers, await cluster.createDatabase());
       runs.push(result);
       console.log(
-        `${workers} worker${workers > 1 ? 's' : ' '}: ${result.rowsPerSecond.toFixed(0).padStart(5)} rows/s   most per host at once ${result.maxPerHost}   most in all ${result.maxTotal}`,
+        `${workers} worker${workers > 1 ? 's' : ' '}: ${result.rowsPerSecond.toFixed(0).padStart(5)} rows/s   most per host at once ${result.maxPerHost}   most in all ${result.maxTotal}   on average ${result.meanOpen.toFixed(1)}`,
       );
     }
   } finally {

@@ -11,6 +11,7 @@ import { createLimits } from './limits';
 import { isDisposable, isFreeProvider, isRoleAccount } from './lists';
 import { type Provider, providerOf } from './provider';
 import { memo, ScopeRegistry } from './scope';
+import { RECIPIENTS_PER_CONNECTION, SessionShare } from './session-share';
 import {
   type EngineLogger,
   type ProbeContext,
@@ -112,6 +113,8 @@ export function createEngine(
     logger,
     connector: createConnector(config),
   };
+  const perConnection = config.recipientsPerConnection ?? RECIPIENTS_PER_CONNECTION;
+  if (perConnection > 1) ctx.share = new SessionShare(perConnection);
   const observedProbe = async (request: ProbeRequest): Promise<ProbeOutcome> => {
     const outcome = await probe(ctx, request);
     hooks.onProbe?.(outcome);

@@ -1,48 +1,157 @@
 /**
- * Global and per-MX-host concurrency for SMTP conversations (p-limit). A conversation waits
- * for its host's slot first, so a busy host never holds global slots while it queues.
+ * Global and per-MX-host concurrency for SMTP conversations. One scheduler per process keeps a
+ * queue of waiting conversations per host and starts one whenever a global slot is free and
+ * its host has a free slot; a host at its limit never holds global slots while it queues.
  *
  * `shared` (optional) adds per-host slots held across processes (server/store/postgres/
- * host-slots.ts): the in-process limit keeps this process's own waiters in line, the shared
- * slot keeps every process together within the per-host limit. The global limit stays per
- * process, so adding worker processes adds capacity.
+ * host-slots.ts): a conversation starts only once its shared slot is taken, and a host whose
+ * shared slots are all taken by other processes is skipped until one of them releases one —
+ * so a process never sits on a shared slot it cannot use yet (its global limit is full), which
+ * would starve the other processes. The global limit stays per process, so adding worker
+ * processes adds capacity.
  */
-import pLimit, { type LimitFunction } from 'p-limit';
 
 export interface Limits {
   run<T>(host: string, task: () => Promise<T>): Promise<T>;
 }
 
-/** Per-host slots shared by several processes: acquire waits for one, the result releases it. */
+/** A shared slot taken (release it when done), or a promise settled when one may be free again. */
+export type SlotTry = { release: () => Promise<void> } | { freed: Promise<void> };
+
+/** Per-host slots shared by several processes. */
 export interface HostSlots {
-  acquire(host: string): Promise<() => Promise<void>>;
+  /**
+   * Takes one of the host's slots if one is free. When none is, `freed` resolves once any
+   * process releases one of the host's slots (or after a short fallback delay); it is armed
+   * before the slots are looked at, so a release in between is never missed.
+   */
+  tryAcquire(host: string): Promise<SlotTry>;
+}
+
+/** How long a process may pass a shared slot from one conversation with a host to the next. */
+const HOLD_MS = 2_000;
+
+interface Job {
+  task: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+interface HostState {
+  queue: Job[];
+  /** Conversations running (or taking their shared slot) with this host. */
+  running: number;
+  /** Asking for a shared slot now: one question per host at a time. */
+  asking: boolean;
+  /** Every shared slot was taken at the last question; waiting for a release. */
+  blocked: boolean;
 }
 
 export function createLimits(global: number, perHost: number, shared?: HostSlots | null): Limits {
-  const globalLimit = pLimit(Math.max(1, global));
-  const hosts = new Map<string, LimitFunction>();
-  const guarded = <T>(host: string, task: () => Promise<T>): Promise<T> => {
-    if (!shared) return globalLimit(task);
-    return shared.acquire(host).then(async (release) => {
-      try {
-        return await globalLimit(task);
-      } finally {
-        await release();
-      }
-    });
+  const globalMax = Math.max(1, global);
+  const hostMax = Math.max(1, perHost);
+  const hosts = new Map<string, HostState>();
+  let active = 0;
+
+  const forget = (host: string, state: HostState) => {
+    // Forget idle hosts so a long-running service does not keep one entry per host ever seen.
+    if (state.running === 0 && state.queue.length === 0 && !state.blocked && hosts.get(host) === state)
+      hosts.delete(host);
   };
-  return {
-    run(host, task) {
-      let hostLimit = hosts.get(host);
-      if (!hostLimit) {
-        hostLimit = pLimit(Math.max(1, perHost));
-        hosts.set(host, hostLimit);
+
+  const execute = (
+    host: string,
+    state: HostState,
+    job: Job,
+    release: (() => Promise<void>) | null,
+    takenAt = performance.now(),
+  ) => {
+    job
+      .task()
+      .then(job.resolve, job.reject)
+      .finally(async () => {
+        // A shared slot goes on to this host's next conversation for a while: no release and
+        // question per conversation when they are short, yet other processes get their turn.
+        const next = release && performance.now() - takenAt < HOLD_MS ? state.queue.shift() : undefined;
+        if (next) {
+          execute(host, state, next, release, takenAt);
+          return;
+        }
+        if (release) await release().catch(() => {});
+        active--;
+        state.running--;
+        forget(host, state);
+        pump();
+      });
+  };
+
+  const ask = (host: string, state: HostState, slots: HostSlots) => {
+    const job = state.queue.shift() as Job;
+    active++;
+    state.running++;
+    state.asking = true;
+    slots.tryAcquire(host).then(
+      (got) => {
+        state.asking = false;
+        if ('release' in got) {
+          execute(host, state, job, got.release);
+          pump(); // this host may take another
+          return;
+        }
+        state.queue.unshift(job);
+        active--;
+        state.running--;
+        state.blocked = true;
+        got.freed.then(() => {
+          state.blocked = false;
+          if (hosts.get(host) !== state) hosts.set(host, state);
+          pump();
+        });
+        pump();
+      },
+      (err: unknown) => {
+        state.asking = false;
+        active--;
+        state.running--;
+        job.reject(err);
+        forget(host, state);
+        pump();
+      },
+    );
+  };
+
+  /** Starts what the free global slots allow, taking hosts in turn (each host's queue in order). */
+  const pump = () => {
+    let progressed = true;
+    while (active < globalMax && progressed) {
+      progressed = false;
+      for (const [host, state] of hosts) {
+        if (active >= globalMax) return;
+        if (state.queue.length === 0 || state.running >= hostMax || state.asking || state.blocked) continue;
+        progressed = true;
+        // Move the host to the end: the next free slot goes to another host first.
+        hosts.delete(host);
+        hosts.set(host, state);
+        if (shared) ask(host, state, shared);
+        else {
+          active++;
+          state.running++;
+          execute(host, state, state.queue.shift() as Job, null);
+        }
       }
-      const limit = hostLimit;
-      return limit(() => guarded(host, task)).finally(() => {
-        // Forget idle hosts so a long-running service does not keep one limiter per host ever seen.
-        if (limit.activeCount === 0 && limit.pendingCount === 0 && hosts.get(host) === limit)
-          hosts.delete(host);
+    }
+  };
+
+  return {
+    run<T>(host: string, task: () => Promise<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        let state = hosts.get(host);
+        if (!state) {
+          state = { queue: [], running: 0, asking: false, blocked: false };
+          hosts.set(host, state);
+        }
+        state.queue.push({ task, resolve: resolve as (value: unknown) => void, reject });
+        pump();
       });
     },
   };

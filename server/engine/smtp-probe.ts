@@ -14,6 +14,7 @@ import { isPrivateAddress } from './ip-guard';
 import type { Limits } from './limits';
 import type { Provider } from './provider';
 import { memo, type ScopeState } from './scope';
+import type { SessionShare } from './session-share';
 import {
   type Connector,
   openSmtpSession,
@@ -37,6 +38,8 @@ export interface ProbeContext {
   connector?: Connector;
   /** Test seam: opens the SMTP session for an MX address some other way. */
   open?: (address: string) => Promise<SmtpSession>;
+  /** Connections shared by rows of the same MX address (./session-share.ts); none: one each. */
+  share?: SessionShare;
 }
 
 type FailureReason = 'smtp_timeout' | 'smtp_unreachable' | 'smtp_error';
@@ -91,10 +94,21 @@ async function converse(
   host: string,
   req: ProbeRequest,
 ): Promise<ProbeOutcome> {
-  const { heloName, mailFrom } = ctx.config;
+  const { heloName } = ctx.config;
   let hello = await session.command(`EHLO ${heloName}`);
   if (hello.code !== 250) hello = await session.command(`HELO ${heloName}`);
   if (hello.code !== 250) return refusal(host, hello);
+  return transaction(ctx, session, host, req);
+}
+
+/** MAIL FROM, RCPT TO and the catch-all probe: one mail transaction after EHLO or RSET. */
+async function transaction(
+  ctx: ProbeContext,
+  session: SmtpSession,
+  host: string,
+  req: ProbeRequest,
+): Promise<ProbeOutcome> {
+  const { mailFrom } = ctx.config;
   const mail = await session.command(mailFromLine(mailFrom));
   if (mail.code !== 250) return refusal(host, mail, true);
   const reply = await session.command(`RCPT TO:<${req.email}>`);
@@ -113,12 +127,18 @@ type Attempt =
   /** Try the next address or host: no connection, no greeting, a non-220 greeting, or dropped. */
   | { kind: 'next'; timedOut: boolean; greeting: SmtpReply | null; dropped: boolean };
 
+/** A conversation's answer and, when it may serve further rows, its session still open. */
+interface Conversation {
+  result: Attempt;
+  open: SmtpSession | null;
+}
+
 async function attempt(
   ctx: ProbeContext,
   host: string,
   address: string,
   req: ProbeRequest,
-): Promise<Attempt> {
+): Promise<Conversation> {
   const { smtpPort, smtpTimeoutMs } = ctx.config;
   let session: SmtpSession;
   try {
@@ -128,27 +148,119 @@ async function attempt(
   } catch (error) {
     const kind = error instanceof SmtpFailure ? error.kind : 'connect';
     ctx.logger.debug({ host, address, error: String(error) }, 'smtp connection failed');
-    return { kind: 'next', timedOut: kind === 'timeout', greeting: null, dropped: kind === 'closed' };
+    const result: Attempt = {
+      kind: 'next',
+      timedOut: kind === 'timeout',
+      greeting: null,
+      dropped: kind === 'closed',
+    };
+    return { result, open: null };
   }
+  let keep = false;
   try {
     if (session.greeting.code !== 220) {
       ctx.logger.debug({ host, address, greeting: session.greeting }, 'greeting refused, next MX');
-      return { kind: 'next', timedOut: false, greeting: session.greeting, dropped: false };
+      return {
+        result: { kind: 'next', timedOut: false, greeting: session.greeting, dropped: false },
+        open: null,
+      };
     }
-    return await converse(ctx, session, host, req);
+    const result = await converse(ctx, session, host, req);
+    // Kept open only for rows already waiting here; otherwise QUIT comes before the answer.
+    keep = result.kind === 'answered' && (ctx.share?.waiting(host, address) ?? false);
+    return { result, open: keep ? session : null };
   } catch (error) {
     const kind = error instanceof SmtpFailure ? error.kind : 'protocol';
     ctx.logger.debug({ host, address, error: String(error) }, 'smtp conversation failed');
-    if (kind === 'closed') return { kind: 'next', timedOut: false, greeting: null, dropped: true };
-    return {
-      kind: 'failed',
-      host,
-      reason: kind === 'timeout' ? 'smtp_timeout' : 'smtp_error',
-      connected: true,
-    };
+    if (kind === 'closed')
+      return { result: { kind: 'next', timedOut: false, greeting: null, dropped: true }, open: null };
+    const reason = kind === 'timeout' ? 'smtp_timeout' : 'smtp_error';
+    return { result: { kind: 'failed', host, reason, connected: true }, open: null };
+  } finally {
+    if (!keep) await session.quit();
+  }
+}
+
+/**
+ * Serves rows waiting at this host and address on an open session (./session-share.ts): RSET,
+ * then their mail transaction. Only a definite answer is kept; on anything else the row goes
+ * back to probing on its own and the session is not used again. QUITs at the end.
+ */
+async function serveWaiting(
+  ctx: ProbeContext,
+  share: SessionShare,
+  session: SmtpSession,
+  host: string,
+  address: string,
+): Promise<void> {
+  try {
+    let waiter = share.take(host, address);
+    for (let served = 2; waiter; served++) {
+      let outcome: ProbeOutcome | null = null;
+      try {
+        if ((await session.command('RSET')).code === 250)
+          outcome = await transaction(ctx, session, host, waiter.req);
+      } catch (error) {
+        ctx.logger.debug({ host, address, error: String(error) }, 'shared smtp connection failed');
+      }
+      const answered = outcome?.kind === 'answered';
+      const next = answered && served < share.perConnection ? share.take(host, address) : null;
+      // The last row served hears its answer after QUIT, as a row with a connection of its own.
+      if (!next) await session.quit();
+      waiter.resolve(answered ? outcome : null);
+      waiter = next;
+    }
   } finally {
     await session.quit();
   }
+}
+
+/**
+ * One conversation with `address` under the host's slot; with sharing, a conversation already
+ * open there may serve this row first, and this row's own conversation, once answered, serves
+ * the rows waiting after it while it holds the slot.
+ */
+async function converseAt(
+  ctx: ProbeContext,
+  name: string,
+  address: string,
+  req: ProbeRequest,
+): Promise<Attempt> {
+  const { share } = ctx;
+  const ticket = share?.wait(name, address, req);
+  let answer: (result: Attempt | null) => void = () => {};
+  const own = new Promise<Attempt | null>((resolve) => {
+    answer = resolve;
+  });
+  const slot = ctx.limits.run(name, async () => {
+    // Served on another row's connection meanwhile: this slot is not needed.
+    if (ticket && !ticket.leave()) return answer(null);
+    ctx.logger.debug({ event: 'smtp-open', host: name, address }, 'smtp conversation');
+    try {
+      const { result, open } = await attempt(ctx, name, address, req);
+      answer(result);
+      if (share && open) await serveWaiting(ctx, share, open, name, address);
+    } finally {
+      ctx.logger.debug({ event: 'smtp-close', host: name, address }, 'smtp conversation ended');
+    }
+  });
+  const failed = slot.then(
+    () => new Promise<never>(() => {}),
+    (error: unknown) => Promise.reject(error),
+  );
+  if (!ticket) return (await Promise.race([own, failed])) ?? fresh(ctx, name, address, req);
+  const first = await Promise.race([own, ticket.served, failed]);
+  if (first === null) {
+    // Own slot skipped (the row was taken) or the shared connection could not answer it.
+    const served = await ticket.served;
+    return served ?? fresh(ctx, name, address, req);
+  }
+  return first;
+}
+
+/** A conversation of this row's own, without sharing (after a shared connection could not answer). */
+function fresh(ctx: ProbeContext, name: string, address: string, req: ProbeRequest): Promise<Attempt> {
+  return converseAt({ ...ctx, share: undefined }, name, address, req);
 }
 
 async function addressesOf(ctx: ProbeContext, req: ProbeRequest, host: string): Promise<string[]> {
@@ -171,15 +283,7 @@ export async function probe(ctx: ProbeContext, req: ProbeRequest): Promise<Probe
   let dropped = false;
   let reconnected = false;
   let refused: { host: string; reply: SmtpReply } | null = null;
-  const run = (name: string, address: string) =>
-    ctx.limits.run(name, async () => {
-      ctx.logger.debug({ event: 'smtp-open', host: name, address }, 'smtp conversation');
-      try {
-        return await attempt(ctx, name, address, req);
-      } finally {
-        ctx.logger.debug({ event: 'smtp-close', host: name, address }, 'smtp conversation ended');
-      }
-    });
+  const run = (name: string, address: string) => converseAt(ctx, name, address, req);
   for (const { name } of req.hosts) {
     for (const address of (await addressesOf(ctx, req, name)).slice(0, ADDRESSES_PER_HOST)) {
       tried = true;

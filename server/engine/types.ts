@@ -36,6 +36,11 @@ export interface EngineConfig {
   smtpProxy?: string | null;
   /** Connect timeout of the proxy itself (default: smtpTimeoutMs). */
   proxyTimeoutMs?: number;
+  /**
+   * Recipients one SMTP connection may serve for rows waiting at the same MX address (RSET
+   * between; server/engine/session-share.ts); 1 = a connection per address. Default 20.
+   */
+  recipientsPerConnection?: number;
 }
 
 export interface VerificationResult {

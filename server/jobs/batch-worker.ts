@@ -18,14 +18,21 @@ interface BatchWorkerDeps {
   owner: string;
   leaseMs: number;
   pollMs: number;
-  /** Batches verified at the same time. */
+  /** Batches' worth of rows a worker keeps in hand (it may hold twice as many batches). */
   concurrency: number;
+  /** Rows per batch (the last one of a file may have fewer). */
+  batchRows: number;
 }
 
 /**
  * Claims batches of any process's files from the store, oldest first, a few at a time; renews
  * each claim while verifying it and commits its results in one transaction. All state is in
  * the database: a worker that dies loses its claims when their leases expire.
+ *
+ * The worker keeps `concurrency` batches' worth of rows in hand: it claims the next batch as
+ * soon as the rows not yet verified fall below that, not when a batch has drained, so the
+ * engine always has rows of many hosts waiting and no slot idles while a batch's last rows
+ * finish and commit.
  */
 export class BatchWorker {
   private readonly running = new Map<string, { batch: ClaimedBatch; done: Promise<void> }>();
@@ -33,6 +40,8 @@ export class BatchWorker {
   /** Batches given back by stop(): their late results are not committed. */
   private readonly released = new Set<string>();
   private readonly poller: Poller;
+  /** Rows of the running batches not verified yet. */
+  private unverified = 0;
 
   constructor(private readonly deps: BatchWorkerDeps) {
     this.poller = new Poller(deps.pollMs, () => this.fill(), deps.log);
@@ -48,16 +57,28 @@ export class BatchWorker {
   }
 
   private async fill(): Promise<void> {
-    while (!this.poller.stopped && this.running.size < this.deps.concurrency) {
+    const { concurrency, batchRows } = this.deps;
+    while (!this.poller.stopped && this.wantsMore(concurrency, batchRows)) {
       const batch = await this.deps.batches.claim(this.deps.owner, this.deps.leaseMs);
       if (!batch) return;
       const key = `${batch.fileId}:${batch.firstRow}`;
-      const done = this.run(batch).finally(() => {
+      let left = batch.rows.length;
+      this.unverified += left;
+      const done = this.run(batch, () => {
+        left--;
+        this.unverified--;
+        if (this.wantsMore(concurrency, batchRows)) this.kick();
+      }).finally(() => {
+        this.unverified -= left;
         this.running.delete(key);
         this.kick();
       });
       this.running.set(key, { batch, done });
     }
+  }
+
+  private wantsMore(concurrency: number, batchRows: number): boolean {
+    return this.running.size < 2 * concurrency && this.unverified < concurrency * batchRows;
   }
 
   private scope(fileId: string): DomainScope {
@@ -72,7 +93,7 @@ export class BatchWorker {
     return scope;
   }
 
-  private async run(batch: ClaimedBatch): Promise<void> {
+  private async run(batch: ClaimedBatch, onRowDone: () => void): Promise<void> {
     const { deps } = this;
     const where = { fileId: batch.fileId, firstRow: batch.firstRow };
     if (batch.attempts > MAX_ATTEMPTS) {
@@ -92,8 +113,12 @@ export class BatchWorker {
       Math.max(200, Math.floor(deps.leaseMs / 3)),
     );
     try {
-      const result = await verifyBatch(deps.engine, this.scope(batch.fileId), batch, (err) =>
-        deps.log.error({ err, fileId: batch.fileId }, 'engine failed on a row'),
+      const result = await verifyBatch(
+        deps.engine,
+        this.scope(batch.fileId),
+        batch,
+        (err) => deps.log.error({ err, fileId: batch.fileId }, 'engine failed on a row'),
+        onRowDone,
       );
       if (this.poller.stopped && this.released.has(`${batch.fileId}:${batch.firstRow}`)) return;
       const committed = await deps.batches.commit({

@@ -23,16 +23,19 @@ export async function verifyBatch(
   scope: DomainScope,
   batch: ClaimedBatch,
   onEngineError: (err: unknown) => void,
+  onRowDone: () => void = () => {},
 ): Promise<BatchResult> {
   const results = await Promise.all(
     batch.rows.map(async (row): Promise<VerificationResult | null> => {
       const email = emailCell(row, batch.emailIndex);
-      if (email === '') return null;
       try {
+        if (email === '') return null;
         return await engine.verify(email, batch.mode, scope);
       } catch (err) {
         onEngineError(err);
         return engineFailure(email);
+      } finally {
+        onRowDone();
       }
     }),
   );

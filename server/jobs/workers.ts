@@ -37,6 +37,7 @@ export class Workers {
       leaseMs: config.leaseMs,
       pollMs: config.pollMs,
       concurrency: config.batchConcurrency,
+      batchRows: config.batchRows,
     });
   }
 

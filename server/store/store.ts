@@ -186,8 +186,8 @@ export interface Store {
   readonly files: FileStore;
   readonly batches: BatchQueue;
   /**
-   * Per-MX-host slots shared by every process on this database (Postgres); null when the
-   * engine's in-process limit is the whole story (SQLite: one machine, one worker process).
+   * Per-MX-host slots shared by every process on this database (Postgres: advisory locks;
+   * SQLite: a slot table), or null for the engine's in-process limit alone.
    */
   readonly hostSlots: HostSlots | null;
   /** Unfinished work, for /metrics. */

@@ -16,6 +16,8 @@ export interface FarmNet {
   /** Highest number of conversations open at once per MX host, and in all. */
   maxPerHost(): Map<string, number>;
   maxTotal(): number;
+  /** Conversations open, summed over time (conversation-milliseconds) since the farm started. */
+  openMs(): number;
   /** Every RCPT address received (lowercased), in order: the probes. */
   rcpts: string[];
   /** Environment for a service or worker process pointed at this farm. */
@@ -34,6 +36,14 @@ export async function startFarmNet(hosts: number, latencyMs: number): Promise<Fa
   const maxima = new Map<string, number>();
   let total = 0;
   let maxTotal = 0;
+  let openMs = 0;
+  let changed = performance.now();
+  const count = (delta: number) => {
+    const now = performance.now();
+    openMs += total * (now - changed);
+    changed = now;
+    total += delta;
+  };
   const rcpts: string[] = [];
   const sockets = new Set<Socket>();
 
@@ -48,7 +58,7 @@ export async function startFarmNet(hosts: number, latencyMs: number): Promise<Fa
       sockets.delete(socket);
       if (host) {
         active.set(host, (active.get(host) ?? 1) - 1);
-        total--;
+        count(-1);
       }
     });
     socket.on('error', () => {});
@@ -73,7 +83,7 @@ export async function startFarmNet(hosts: number, latencyMs: number): Promise<Fa
             const now = (active.get(host) ?? 0) + 1;
             active.set(host, now);
             maxima.set(host, Math.max(maxima.get(host) ?? 0, now));
-            total++;
+            count(1);
             maxTotal = Math.max(maxTotal, total);
           }
           const local = address.split('@')[0] ?? '';
@@ -97,6 +107,10 @@ export async function startFarmNet(hosts: number, latencyMs: number): Promise<Fa
     domain: (i) => `d${i % hosts}.farm.test`,
     maxPerHost: () => new Map(maxima),
     maxTotal: () => maxTotal,
+    openMs: () => {
+      count(0);
+      return openMs;
+    },
     rcpts,
     env: () => ({
       DNS_SERVERS: dns.address,

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { HostSlots } from '../../engine/limits';
+import type { HostSlots, SlotTry } from '../../engine/limits';
 
 /** Every release is announced on this channel (payload: the host key), waking waiters at once. */
 const CHANNEL = 'verimark_host_slots';
@@ -27,6 +27,8 @@ export class AdvisoryHostSlots implements HostSlots {
   private closed = false;
   /** Local waiters per host key, woken when any process releases one of that host's slots. */
   private readonly waiters = new Map<number, Set<() => void>>();
+  /** The question being asked: questions go one after another. */
+  private asking: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly url: string,
@@ -63,26 +65,34 @@ export class AdvisoryHostSlots implements HostSlots {
     return this.client;
   }
 
-  async acquire(host: string): Promise<() => Promise<void>> {
+  async tryAcquire(host: string): Promise<SlotTry> {
+    if (this.closed) throw new Error('host slots closed');
     const key = hostKey(host);
-    for (;;) {
-      if (this.closed) throw new Error('host slots closed');
-      const got = await this.tryAny(key);
-      if (got) return got;
-      await this.released(key);
-    }
+    // Armed first: a release while the question is on its way still wakes this waiter.
+    const freed = this.released(key);
+    // One question at a time: the slots this process holds are known when each is asked.
+    const asked = this.asking.then(() => this.tryAny(key));
+    this.asking = asked.catch(() => null);
+    const release = await asked.catch((err: unknown) => {
+      freed.cancel();
+      throw err;
+    });
+    if (!release) return { freed: freed.promise };
+    freed.cancel();
+    return { release };
   }
 
-  /** Resolves when a slot of this host is released by any process (or after FALLBACK_WAIT_MS). */
-  private released(key: number): Promise<void> {
-    return new Promise((resolve) => {
-      let set = this.waiters.get(key);
-      if (!set) {
-        set = new Set();
-        this.waiters.set(key, set);
-      }
-      const waiters = set;
-      const done = () => {
+  /** Settles when a slot of this host is released by any process (or after FALLBACK_WAIT_MS). */
+  private released(key: number): { promise: Promise<void>; cancel: () => void } {
+    let set = this.waiters.get(key);
+    if (!set) {
+      set = new Set();
+      this.waiters.set(key, set);
+    }
+    const waiters = set;
+    let done = () => {};
+    const promise = new Promise<void>((resolve) => {
+      done = () => {
         clearTimeout(timer);
         waiters.delete(done);
         if (waiters.size === 0 && this.waiters.get(key) === waiters) this.waiters.delete(key);
@@ -91,37 +101,33 @@ export class AdvisoryHostSlots implements HostSlots {
       const timer = setTimeout(done, FALLBACK_WAIT_MS + Math.random() * FALLBACK_WAIT_MS);
       waiters.add(done);
     });
+    return { promise, cancel: done };
   }
 
   private wake(key: number): void {
     for (const done of [...(this.waiters.get(key) ?? [])]) done();
   }
 
-  /** Tries the slots this process does not hold, from a random one on; a release function or null. */
+  /** Takes the first slot this process does not hold, in one statement; a release function or null. */
   private async tryAny(key: number): Promise<(() => Promise<void>) | null> {
     const client = await this.connection();
     const generation = this.generation;
-    let mine = this.held.get(key);
-    if (!mine) {
-      mine = new Set();
-      this.held.set(key, mine);
-    }
-    const start = Math.floor(Math.random() * this.perHost);
-    for (let i = 0; i < this.perHost; i++) {
-      const slot = (start + i) % this.perHost;
-      if (mine.has(slot)) continue;
-      mine.add(slot); // reserved locally while asking, so no other local waiter asks for it too
-      const { rows } = await client
-        .query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [key, slot])
-        .catch((err: unknown) => {
-          mine.delete(slot);
-          throw err;
-        });
-      if (rows[0]?.ok) return () => this.release(key, slot, generation);
-      mine.delete(slot);
-    }
-    if (mine.size === 0) this.held.delete(key);
-    return null;
+    const mine = this.held.get(key) ?? new Set<number>();
+    if (mine.size >= this.perHost) return null;
+    // Advisory locks are re-entrant in a session: the slots held here are skipped, not re-taken.
+    // The scan stops at the first lock taken (LIMIT 1), so at most one is taken.
+    const { rows } = await client.query<{ slot: number }>(
+      `SELECT s AS slot FROM generate_series(0, $2::int - 1) AS s
+        WHERE CASE WHEN s = ANY($3::int[]) THEN false ELSE pg_try_advisory_lock($1, s) END
+        LIMIT 1`,
+      [key, this.perHost, [...mine]],
+    );
+    const slot = rows[0]?.slot;
+    if (slot === undefined) return null;
+    if (generation !== this.generation) return null; // the connection was lost meanwhile
+    mine.add(slot);
+    this.held.set(key, mine);
+    return () => this.release(key, slot, generation);
   }
 
   private async release(key: number, slot: number, generation: number): Promise<void> {

@@ -48,4 +48,16 @@ export const MIGRATIONS: readonly string[] = [
       error = 'interrupted by a service upgrade; credits refunded, please upload again'
     WHERE state IN ('pending', 'processing');
   `,
+  // 3: per-MX-host slots shared by every process on this file (server/store/sqlite/host-slots.ts);
+  // Postgres keeps them as advisory locks instead.
+  `
+  CREATE TABLE host_slots (
+    host        TEXT NOT NULL,
+    slot        INTEGER NOT NULL,
+    owner       TEXT NOT NULL,
+    lease_until INTEGER NOT NULL,
+    PRIMARY KEY (host, slot)
+  ) WITHOUT ROWID;
+  CREATE INDEX host_slots_owner ON host_slots(owner);
+  `,
 ];

@@ -3,26 +3,29 @@ import type { Store } from '../store';
 import { SqliteBatchQueue } from './batches';
 import { openDatabase } from './db';
 import { SqliteFileStore } from './files';
+import { SqliteHostSlots } from './host-slots';
 import { SqliteKeyStore } from './keys';
 import { queueDepth } from './queue-depth';
 import { SqliteTaskStore } from './tasks';
 
 /** The default store: `verimark.sqlite` in DATA_DIR, created and migrated on first use. */
-export function openSqliteStore(dataDir: string): Store {
+export function openSqliteStore(dataDir: string, perHostConcurrency: number): Store {
   const db = openDatabase(dataDir);
+  const hostSlots = new SqliteHostSlots(db, perHostConcurrency);
   return {
     kind: 'sqlite',
     keys: new SqliteKeyStore(db),
     tasks: new SqliteTaskStore(db),
     files: new SqliteFileStore(db),
     batches: new SqliteBatchQueue(db),
-    hostSlots: null,
+    hostSlots,
     queueDepth: async () => queueDepth(db),
     ping: async () => {
       db.prepare('SELECT 1').get();
     },
     signingSecret: async (configured) => loadSigningSecret(dataDir, configured),
     close: async () => {
+      hostSlots.close();
       db.close();
     },
   };

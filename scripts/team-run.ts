@@ -1,0 +1,260 @@
+/**
+ * "Running it for a team", tried as a new user would (README): a throwaway Postgres, then
+ *   A. `npm run service` alone (HTTP + worker), and
+ *   B. `npm run service` plus two `npm run service:worker`, one of them SIGKILLed mid-file,
+ * each verifying one 20,000-row file against a loopback SMTP peer (16 MX hosts, RCPT answered
+ * after a fixed latency) and a DNS server on 127.0.0.1. Every process runs the real npm script
+ * with its own DATA_DIR (they share only DATABASE_URL) and default settings (30 s leases). Prints the times, checks every row once in the results, credits exact before and
+ * after, and that /healthz, /metrics and /openapi.json answer. Exit 1 on any failed check.
+ *
+ *   npx tsx scripts/team-run.ts [rows] [latencyMs]
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Papa from 'papaparse';
+import { API_KEY_HEADER, type Envelope, PATHS, type ServerFileRecord } from '../lib/api/contract';
+import { type FarmNet, startFarmNet } from '../server/testing/farm-net';
+import { startPostgres } from '../server/testing/postgres';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROWS = Number(process.argv[2] ?? 20_000);
+const LATENCY_MS = Number(process.argv[3] ?? 250);
+const HOSTS = 16;
+const CREDITS = 100_000;
+const failures: string[] = [];
+
+function check(ok: boolean, what: string): void {
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}`);
+  if (!ok) failures.push(what);
+}
+
+interface Proc {
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** `npm run <script>` in its own process group (so SIGKILL reaches node, not only npm). */
+function npm(script: string, args: string[], env: Record<string, string>): Proc {
+  const child = spawn('npm', ['run', '--silent', script, ...(args.length ? ['--', ...args] : [])], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let text = '';
+  const collect = (chunk: Buffer) => {
+    text = (text + chunk.toString('utf8')).slice(-100_000);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  return { child, output: () => text };
+}
+
+function signal(proc: Proc, sig: NodeJS.Signals): void {
+  try {
+    if (proc.child.pid) process.kill(-proc.child.pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+async function waitUntil<T>(
+  probe: () => Promise<T | null> | T | null,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function stop(proc: Proc): Promise<void> {
+  if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
+  const exited = new Promise<void>((r) => proc.child.once('exit', () => r()));
+  signal(proc, 'SIGTERM');
+  const timer = setTimeout(() => signal(proc, 'SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function runOnce(label: string, workers: number, databaseUrl: string, net: FarmNet) {
+  const env = net.env();
+  const rcptsBefore = net.rcpts.length;
+  console.log(`\n${label}`);
+  const dirs: string[] = [];
+  const ownDir = async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'verimark-team-'));
+    dirs.push(dir);
+    return dir;
+  };
+  const base = { ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' };
+  const procs: Proc[] = [];
+  try {
+    const serviceDir = await ownDir();
+    const service = npm('service', [], { ...base, PORT: '0', DATA_DIR: serviceDir });
+    procs.push(service);
+    const baseUrl = await waitUntil(
+      () => /Verimark service listening on (http:\/\/\S+)/.exec(service.output())?.[1] ?? null,
+      60_000,
+      'service start',
+    );
+    for (let i = 0; i < workers; i++) {
+      const dir = await ownDir();
+      procs.push(npm('service:worker', [], { ...base, DATA_DIR: dir }));
+    }
+    for (const w of procs.slice(1))
+      await waitUntil(
+        () => (/Verimark worker \S+ started/.test(w.output()) ? true : null),
+        60_000,
+        'worker start',
+      );
+    const admin = npm(
+      'service:admin',
+      ['create-key', '--credits', String(CREDITS), '--label', 'team-run'],
+      base,
+    );
+    await new Promise((r) => admin.child.once('exit', r));
+    const key = admin.output().trim().split('\n').at(-1)?.trim() ?? '';
+    const headers = { [API_KEY_HEADER]: key };
+    const balance = async () => {
+      const reply = (await (await fetch(baseUrl + PATHS.account, { headers })).json()) as Envelope<{
+        credits: number;
+      }>;
+      return reply.data.credits;
+    };
+
+    const lines = ['Id,Email'];
+    let unknown = 0;
+    for (let i = 0; i < ROWS; i++) {
+      const domain = `d${i % HOSTS}.farm.test`;
+      const local = i % 10 === 3 ? 'bad' : i % 10 === 7 ? 'temp' : 'user';
+      if (local === 'temp') unknown++;
+      lines.push(`${i},${local}${i}@${domain}`);
+    }
+    const before = await balance();
+    const form = new FormData();
+    form.append('mode', 'non_catch_all');
+    form.append('file', new Blob([lines.join('\n')], { type: 'text/csv' }), 'team.csv');
+    const started = performance.now();
+    const upload = (await (
+      await fetch(baseUrl + PATHS.bulk, { method: 'POST', headers, body: form })
+    ).json()) as Envelope<{
+      file_id: string;
+    }>;
+    const fileId = upload.data.file_id;
+    const record = async () => {
+      const list = (await (
+        await fetch(`${baseUrl}${PATHS.bulkFiles}?page=1&pageSize=10`, { headers })
+      ).json()) as Envelope<{ files: ServerFileRecord[] }>;
+      return list.data.files.find((f) => f._id === fileId);
+    };
+    const done = async () => {
+      const m = (await record())?.meta_data;
+      return m ? m.deliverable + m.undeliverable + m.unknown + m.risky : 0;
+    };
+    let killedAt: number | null = null;
+    if (workers > 0) {
+      killedAt = await waitUntil(
+        async () => ((await done()) >= ROWS * 0.3 ? done() : null),
+        600_000,
+        'progress',
+      );
+      const victim = procs[1] as Proc;
+      signal(victim, 'SIGKILL');
+      console.log(`  one worker SIGKILLed with ${killedAt} of ${ROWS} rows done`);
+    }
+    const final = await waitUntil(
+      async () => {
+        const r = await record();
+        return r && (r.state === 'completed' || r.state === 'failed') ? r : null;
+      },
+      1_800_000,
+      'file completion',
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const status = (await (
+      await fetch(baseUrl + PATHS.bulkStatus, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ file_id: fileId }),
+      })
+    ).json()) as Envelope<{ download_url: string }>;
+    const text = await (await fetch(status.data.download_url)).text();
+    const data = Papa.parse<string[]>(text, { skipEmptyLines: true }).data.slice(1);
+    const ids = data.map((r) => Number(r[0]));
+    const seen = new Set(ids);
+    const after = await balance();
+    console.log(
+      `  ${ROWS} rows in ${seconds.toFixed(1)} s = ${(ROWS / seconds).toFixed(0)} rows/s; credits ${before} → ${after}`,
+    );
+    check(final.state === 'completed', `file completed (${final.state})`);
+    check(
+      data.length === ROWS && seen.size === ROWS,
+      `every row once: ${data.length} result rows, ${ids.length - seen.size} duplicates, ${ROWS - seen.size} missing`,
+    );
+    check(
+      after === before - ROWS + unknown,
+      `credits exact: ${before} − ${ROWS} + ${unknown} refunded (unknown) = ${before - ROWS + unknown}, balance ${after}`,
+    );
+    const probes = new Map<string, number>();
+    for (const a of net.rcpts.slice(rcptsBefore))
+      if (!a.startsWith('temp')) probes.set(a, (probes.get(a) ?? 0) + 1);
+    const again = [...probes.values()].filter((n) => n > 1).length;
+    console.log(
+      `  addresses probed more than once (not greylisted): ${again} (rows of batches a killed worker had not committed)`,
+    );
+    const metrics = await fetch(`${baseUrl}/metrics`);
+    const metricsText = await metrics.text();
+    check(
+      metrics.status === 200 && metricsText.includes('verimark_queue_depth'),
+      `/metrics answers ${metrics.status}`,
+    );
+    const openapi = await fetch(`${baseUrl}/openapi.json`);
+    const spec = (await openapi.json()) as { openapi?: string };
+    check(
+      openapi.status === 200 && typeof spec.openapi === 'string',
+      `/openapi.json answers ${openapi.status} (OpenAPI ${spec.openapi})`,
+    );
+    const health = await fetch(`${baseUrl}/healthz`);
+    check(health.status === 200, `/healthz answers ${health.status}`);
+    return { seconds, killedAt };
+  } finally {
+    await Promise.all(procs.map(stop));
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const cluster = await startPostgres();
+  const net = await startFarmNet(HOSTS, LATENCY_MS);
+  try {
+    console.log(`${ROWS} rows, ${HOSTS} MX hosts, RCPT answered after ${LATENCY_MS} ms, default settings`);
+    const one = await runOnce('A. npm run service (one process)', 0, await cluster.createDatabase(), net);
+    const three = await runOnce(
+      'B. npm run service + 2 × npm run service:worker (one SIGKILLed mid-file)',
+      2,
+      await cluster.createDatabase(),
+      net,
+    );
+    console.log(
+      `\n1 process ${one.seconds.toFixed(1)} s, 3 processes (one killed) ${three.seconds.toFixed(1)} s: ${(one.seconds / three.seconds).toFixed(2)}× faster`,
+    );
+    check(three.seconds < one.seconds, 'three processes faster than one');
+  } finally {
+    await net.stop();
+    await cluster.stop();
+  }
+  if (failures.length > 0) {
+    console.error(`\n${failures.length} check(s) failed`);
+    process.exitCode = 1;
+  }
+}
+
+await main();

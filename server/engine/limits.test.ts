@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { createLimits, type HostSlots, type SlotTry } from './limits';
+
+/** Shared slots in memory, as several processes would share them through the database. */
+class MemorySlots implements HostSlots {
+  readonly taken = new Map<string, number>();
+  questions = 0;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly perHost: number) {}
+
+  async tryAcquire(host: string): Promise<SlotTry> {
+    this.questions++;
+    const now = this.taken.get(host) ?? 0;
+    if (now >= this.perHost) return { freed: new Promise((resolve) => this.waiters.add(() => resolve())) };
+    this.taken.set(host, now + 1);
+    return { release: async () => this.free(host) };
+  }
+
+  free(host: string): void {
+    this.taken.set(host, (this.taken.get(host) ?? 1) - 1);
+    const all = [...this.waiters];
+    this.waiters.clear();
+    for (const wake of all) wake();
+  }
+}
+
+/** Counts tasks running at once, per host and in all. */
+function meter() {
+  const now = new Map<string, number>();
+  const peak = new Map<string, number>();
+  let total = 0;
+  let peakTotal = 0;
+  const task = (host: string, ms: number, log?: string[], name?: string) => async () => {
+    now.set(host, (now.get(host) ?? 0) + 1);
+    peak.set(host, Math.max(peak.get(host) ?? 0, now.get(host) ?? 0));
+    peakTotal = Math.max(peakTotal, ++total);
+    await new Promise((r) => setTimeout(r, ms));
+    now.set(host, (now.get(host) ?? 1) - 1);
+    total--;
+    if (log && name) log.push(name);
+    return name ?? host;
+  };
+  return { task, peak, peakTotal: () => peakTotal };
+}
+
+describe('createLimits', () => {
+  it('keeps the per-host and the global limit in one process', async () => {
+    const m = meter();
+    const limits = createLimits(3, 2);
+    const hosts = ['a', 'a', 'a', 'a', 'b', 'b', 'b', 'c'];
+    const results = await Promise.all(hosts.map((h) => limits.run(h, m.task(h, 20))));
+    expect(results).toEqual(hosts);
+    expect(m.peakTotal()).toBe(3);
+    expect(m.peak.get('a')).toBeLessThanOrEqual(2);
+    expect(m.peak.get('b')).toBeLessThanOrEqual(2);
+  });
+
+  it('keeps the per-host limit across processes sharing slots', async () => {
+    const m = meter();
+    const slots = new MemorySlots(2);
+    const one = createLimits(4, 2, slots);
+    const two = createLimits(4, 2, slots);
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? one : two).run(i % 3 ? 'a' : 'b', m.task(i % 3 ? 'a' : 'b', 15)),
+      ),
+    );
+    expect(m.peak.get('a')).toBe(2);
+    expect(m.peak.get('b')).toBe(2);
+    expect(slots.taken.get('a')).toBe(0);
+  });
+
+  it('takes no shared slot it cannot use yet, so another process uses it', async () => {
+    const m = meter();
+    const slots = new MemorySlots(2);
+    const busy = createLimits(1, 8, slots); // one conversation at a time, many waiting for host a
+    const other = createLimits(4, 8, slots);
+    const log: string[] = [];
+    const first = Array.from({ length: 4 }, (_, i) => busy.run('a', m.task('a', 60, log, `busy${i}`)));
+    await new Promise((r) => setTimeout(r, 10));
+    const second = other.run('a', m.task('a', 10, log, 'other'));
+    await Promise.all([...first, second]);
+    // The busy process held one slot at a time; the other got the second and finished first.
+    expect(log[0]).toBe('other');
+    expect(m.peak.get('a')).toBe(2);
+  });
+
+  it('runs other hosts while a host has every shared slot taken elsewhere', async () => {
+    const m = meter();
+    const slots = new MemorySlots(1);
+    await slots.tryAcquire('a'); // another process holds host a's only slot
+    const limits = createLimits(2, 4, slots);
+    const log: string[] = [];
+    const a = limits.run('a', m.task('a', 5, log, 'a'));
+    const b = [1, 2, 3].map((i) => limits.run('b', m.task('b', 5, log, `b${i}`)));
+    await Promise.all(b);
+    expect(log).toEqual(['b1', 'b2', 'b3']);
+    slots.free('a'); // released: the waiting conversation is woken and runs
+    expect(await a).toBe('a');
+  });
+
+  it('passes a shared slot on to the same host for short conversations', async () => {
+    const m = meter();
+    const slots = new MemorySlots(8);
+    const limits = createLimits(1, 8, slots);
+    await Promise.all(Array.from({ length: 5 }, () => limits.run('a', m.task('a', 2))));
+    expect(slots.questions).toBe(1);
+    expect(slots.taken.get('a')).toBe(0);
+  });
+});

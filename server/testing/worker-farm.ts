@@ -1,0 +1,86 @@
+/**
+ * What the multi-process tests share (server/app/scale.test.ts on Postgres, scale-sqlite.test.ts
+ * on one SQLite file): folders of their own for each process, short leases, a CSV whose verdicts
+ * are known from the row number, and the checks that every row came back once and that the
+ * per-MX-host limit held across the processes.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Papa from 'papaparse';
+import { expect } from 'vitest';
+import type { Api } from './api';
+import type { FarmNet } from './farm-net';
+
+/** Short leases and polls: a killed worker's batches are taken again within seconds. */
+export const WORKER_TUNING = { WORKER_LEASE_MS: '1500', WORKER_POLL_MS: '100' };
+
+/** New empty folders (a process's cwd, a DATA_DIR), all removed by `removeAll`. */
+export function tempDirs(): { ownDir(): Promise<string>; removeAll(): Promise<void> } {
+  const dirs: string[] = [];
+  return {
+    async ownDir() {
+      const dir = await mkdtemp(join(tmpdir(), 'verimark-proc-'));
+      dirs.push(dir);
+      return dir;
+    },
+    async removeAll() {
+      for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type Verdict = 'deliverable' | 'undeliverable' | 'unknown';
+
+/** Row i of a farm CSV: its address (spread over the farm's domains) and the verdict it gets. */
+export function farmRow(net: FarmNet, i: number): [string, Verdict] {
+  const domain = net.domain(i);
+  if (i % 10 === 3) return [`bad${i}@${domain}`, 'undeliverable'];
+  if (i % 10 === 7) return [`temp${i}@${domain}`, 'unknown'];
+  return [`user${i}@${domain}`, 'deliverable'];
+}
+
+/** A CSV of `rows` rows (`Id,Email`) and how many of each verdict it should come back with. */
+export function farmCsv(
+  net: FarmNet,
+  rows: number,
+): { text: string; expected: Record<Verdict | 'risky', number> } {
+  const lines = ['Id,Email'];
+  const expected = { deliverable: 0, undeliverable: 0, unknown: 0, risky: 0 };
+  for (let i = 0; i < rows; i++) {
+    const [email, verdict] = farmRow(net, i);
+    lines.push(`${i},${email}`);
+    expected[verdict]++;
+  }
+  return { text: lines.join('\n'), expected };
+}
+
+/** Rows of the file verified so far, from its record. */
+export async function progressOf(api: Api, id: string): Promise<number> {
+  const m = (await api.fileRecord(id))?.meta_data;
+  return m ? m.deliverable + m.undeliverable + m.unknown + m.risky : 0;
+}
+
+/** The downloaded results: every row once, in order, with its verdict. */
+export async function expectEveryRowOnce(api: Api, net: FarmNet, id: string, rows: number): Promise<void> {
+  const status = await api.waitForFile(id, 120_000);
+  expect(status.status).toBe('completed');
+  const text = await (await fetch(status.download_url)).text();
+  const data = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+  expect(data).toHaveLength(rows + 1);
+  expect(data.slice(1).map((r) => Number(r[0]))).toEqual(Array.from({ length: rows }, (_, i) => i));
+  expect(data.slice(1).map((r) => r[2])).toEqual(Array.from({ length: rows }, (_, i) => farmRow(net, i)[1]));
+}
+
+/**
+ * The peer saw every one of the `hosts` MX hosts, none above `perHost` conversations at once, at
+ * least one at exactly that, and more than one host's worth in all (the processes worked together).
+ */
+export function expectPerHostLimit(net: FarmNet, hosts: number, perHost: number): void {
+  const maxima = net.maxPerHost();
+  expect(maxima.size).toBe(hosts);
+  for (const [, max] of maxima) expect(max).toBeLessThanOrEqual(perHost);
+  expect(Math.max(...maxima.values())).toBe(perHost);
+  expect(net.maxTotal()).toBeGreaterThan(perHost);
+  console.log(`per-host maxima ${[...maxima.values()].join(', ')}; most at once in all ${net.maxTotal()}`);
+}
