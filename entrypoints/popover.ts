@@ -1,10 +1,15 @@
-import { OVERLAY_GLOBAL, type OverlayModule } from '@/lib/content/overlay/load';
-import { Overlay } from '@/lib/content/overlay/overlay';
+import { UI_GLOBAL, type UiModule } from '@/lib/content/overlay/load';
+import { Popovers } from '@/lib/content/popovers';
+import { followHeld } from '@/lib/content/send-guard/held';
 
 // Not in the manifest: the background injects this into the content script's world the first
-// time a badge is opened (lib/content/overlay/load.ts), so the positioning library and the
-// popover's code do not weigh on every page the marking script runs on.
+// time a person needs it — a badge opened, a Send held back by the guard (lib/content/overlay/load.ts)
+// — so the positioning library, the popover, Replace/Undo and the guard's dialog do not weigh on
+// every page the marking script runs on.
 export default defineUnlistedScript(() => {
-  const module: OverlayModule = { createOverlay: (doc, signal) => new Overlay(doc, signal) };
-  (globalThis as Record<string, unknown>)[OVERLAY_GLOBAL] = module;
+  const module: UiModule = {
+    createPopovers: (marker, book, signal) => new Popovers(marker, book, signal),
+    followHeld,
+  };
+  (globalThis as Record<string, unknown>)[UI_GLOBAL] = module;
 });

@@ -1,6 +1,7 @@
 import { startMarking } from '@/lib/content/controller';
 import { backgroundApi, contentConfig, isOneShot } from '@/lib/content/messaging';
 import { hrefWatcher, LOCATION_CHECK_MS } from '@/lib/content/navigation';
+import { loadUi } from '@/lib/content/overlay/load';
 import { listenToPopup } from '@/lib/content/page-actions';
 import { startSendGuard } from '@/lib/content/send-guard/guard';
 
@@ -39,6 +40,7 @@ export default defineContentScript({
         signal: ctx.signal,
         book,
         options: () => ({ warnRisky: config.sendGuardRisky }),
+        ui: loadUi,
       });
     }
   },

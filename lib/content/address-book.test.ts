@@ -10,8 +10,7 @@ function recordingBook() {
   const verified: string[] = [];
   const flushes: (() => void)[] = [];
   const api: VerifierApi = {
-    found: async () => undefined,
-    lookupCached: async (emails) => {
+    lookupFound: async (emails) => {
       looked.push(...emails);
       return Object.fromEntries(emails.map((e) => [e, null]));
     },
@@ -48,8 +47,7 @@ describe('a verification refused by the per-tab cap', () => {
     const flushes: (() => void)[] = [];
     let capped = true;
     const api: VerifierApi = {
-      found: async () => undefined,
-      lookupCached: async (emails) => Object.fromEntries(emails.map((e) => [e, null])),
+      lookupFound: async (emails) => Object.fromEntries(emails.map((e) => [e, null])),
       verifyEmail: async (email) => {
         // As it crosses the runtime message: an Error with the ApiError's fields, not an instance.
         if (capped)
@@ -90,8 +88,7 @@ describe('a verification refused by the per-tab cap', () => {
   it('still shows error for other failures', async () => {
     const flushes: (() => void)[] = [];
     const api: VerifierApi = {
-      found: async () => undefined,
-      lookupCached: async (emails) => Object.fromEntries(emails.map((e) => [e, null])),
+      lookupFound: async (emails) => Object.fromEntries(emails.map((e) => [e, null])),
       verifyEmail: async () => {
         throw new ApiError('payment_required', 'No credits left', 402);
       },

@@ -21,9 +21,11 @@ export interface AddressState {
 }
 
 export interface VerifierApi {
-  /** Tells the background which addresses are on the page: only those get verdicts. */
-  found(emails: string[]): Promise<void>;
-  lookupCached(emails: string[]): Promise<Record<string, VerdictView | null>>;
+  /**
+   * Tells the background which addresses are on the page (only those get verdicts) and returns
+   * their cached verdicts: one message per part.
+   */
+  lookupFound(emails: string[]): Promise<Record<string, VerdictView | null>>;
   verifyEmail(email: string): Promise<VerdictView>;
 }
 
@@ -132,16 +134,20 @@ export class AddressBook {
     if (emails.length === 0) return;
     for (const email of emails) this.patch(email, { phase: 'looking' });
     const found = new Map<string, VerdictView | null>();
-    for (let start = 0; start < emails.length; start += LOOKUP_MAX) {
-      const part = emails.slice(start, start + LOOKUP_MAX);
-      try {
-        await this.opts.api.found(part);
-        const answer = await this.opts.api.lookupCached(part);
-        for (const email of part) if (Object.hasOwn(answer, email)) found.set(email, answer[email] ?? null);
-      } catch {
-        // The cache is an optimisation: without it every address is simply uncached.
-      }
-    }
+    // The parts are asked side by side: the page's marks wait for the last answer.
+    const parts: string[][] = [];
+    for (let start = 0; start < emails.length; start += LOOKUP_MAX)
+      parts.push(emails.slice(start, start + LOOKUP_MAX));
+    await Promise.all(
+      parts.map(async (part) => {
+        try {
+          const answer = await this.opts.api.lookupFound(part);
+          for (const email of part) if (Object.hasOwn(answer, email)) found.set(email, answer[email] ?? null);
+        } catch {
+          // The cache is an optimisation: without it every address is simply uncached.
+        }
+      }),
+    );
     for (const email of emails) {
       const verdict = found.get(email) ?? null;
       if (verdict) this.patch(email, { phase: 'done', status: verdict.status, verdict });

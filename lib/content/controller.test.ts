@@ -22,8 +22,7 @@ class AllVisible {
 function fakeApi(cache: Record<string, MarkStatus> = {}) {
   const verified: string[] = [];
   const api: VerifierApi = {
-    found: async () => undefined,
-    lookupCached: async (emails) =>
+    lookupFound: async (emails) =>
       Object.fromEntries(
         emails.map((e) => [e, cache[e] ? verdictView(e, cache[e], { cached: true }) : null]),
       ),
@@ -97,8 +96,8 @@ describe('startMarking', () => {
     );
     const { api, verified } = fakeApi(cache);
     const sizes: number[] = [];
-    const lookup = api.lookupCached;
-    api.lookupCached = (emails) => {
+    const lookup = api.lookupFound;
+    api.lookupFound = (emails) => {
       sizes.push(emails.length);
       return lookup(emails);
     };
@@ -222,10 +221,10 @@ describe('startMarking', () => {
       <input id="f1" type="email" value="frank@"><input id="f2" name="email" value=".dave@good.test">`;
     const { api, verified } = fakeApi();
     const looked: string[] = [];
-    const lookupCached = api.lookupCached;
-    api.lookupCached = (emails) => {
+    const lookupFound = api.lookupFound;
+    api.lookupFound = (emails) => {
       looked.push(...emails);
-      return lookupCached(emails);
+      return lookupFound(emails);
     };
     startMarking({ win: window, signal: controller.signal, api, budget: 25 });
     await eventually(() => {

@@ -7,7 +7,7 @@ import { AddressBook, type VerifierApi } from './address-book';
 import { listenToFields } from './inputs';
 import { Marker } from './marker';
 import { type Batch, TreeWatcher } from './observer';
-import { Popovers } from './popovers';
+import { LazyPopovers } from './overlay/load';
 import { type ScanSink, scanTree } from './scan';
 import { onIdle, slicedQueue } from './scheduler';
 import { Visibility } from './visibility';
@@ -33,9 +33,13 @@ export function startMarking(opts: StartOptions): Marking {
   const roots = new Set<Document | ShadowRoot>();
   const frames = new WeakSet<Document>();
   let marker: Marker | null = null;
-  // Work on many elements is done in slices: a thousand marks never make one long task.
-  const later = slicedQueue<() => void>(win, signal, (job) => job());
-  const UPDATE_CHUNK = 50;
+  // Work on many elements is done in slices: a thousand marks never make one long task. Each
+  // slice writes with the observer paused (our own badges are no news to it).
+  const work = slicedQueue<() => void>(win, signal, (job) => job(), {
+    wrap: (slice) => watcher.quiet(slice),
+  });
+  const later = (job: () => void) => work.push(job);
+  const UPDATE_CHUNK = 100;
   const book = new AddressBook({
     api,
     budget: opts.budget,
@@ -44,11 +48,14 @@ export function startMarking(opts: StartOptions): Marking {
         const part = emails.slice(i, i + UPDATE_CHUNK);
         later(() => marker?.update(part));
       }
+      work.runNow();
     },
-    schedule: (flush) => onIdle(win, signal, flush, 150),
+    // The cache is asked as soon as the current script is over (all of a scan's addresses in one
+    // go): marks wait for its answer.
+    schedule: (flush) => queueMicrotask(() => signal.aborted || flush()),
     wait: (ms) => sleep(win, signal, ms),
   });
-  const popovers = new Popovers(() => m, book, signal);
+  const popovers = new LazyPopovers(() => m, book, signal);
   const visibility = new Visibility(signal, (el) => {
     for (const email of marker?.addressesOf(el) ?? []) book.autoVerify(email);
   });
@@ -68,13 +75,14 @@ export function startMarking(opts: StartOptions): Marking {
     watcher.observe(root);
     listenToFields(root, { marker: m, verifyNow: (email) => book.verifyNow(email), win, signal });
   };
-  const sink: ScanSink = {
-    defer: (work) => later(work),
-    target: (el) => later(() => m.take(el)),
+  /** What a scan reports; `eager` for content the page added (see Marker.take). */
+  const sinkOf = (eager: boolean): ScanSink => ({
+    defer: later,
+    target: (el) => later(() => m.take(el, undefined, eager)),
     text: (el, target) =>
       later(() => {
         // A text target is read again when its text changed; other kinds keep their own reading.
-        if (!m.isTaken(el)) m.take(el, target);
+        if (!m.isTaken(el)) m.take(el, target, eager);
         else if (m.kindOf(el) === 'text') m.refresh(el, true, target);
       }),
     shadowRoot: addRoot,
@@ -82,7 +90,9 @@ export function startMarking(opts: StartOptions): Marking {
       frame.addEventListener('load', () => attachFrame(frame), { signal });
       attachFrame(frame);
     },
-  };
+  });
+  const sink = sinkOf(false);
+  const added = sinkOf(true);
   const attachFrame = (frame: HTMLIFrameElement | HTMLFrameElement) => {
     let doc: Document | null = null;
     try {
@@ -103,13 +113,17 @@ export function startMarking(opts: StartOptions): Marking {
   };
   const onBatch = (batch: Batch) => {
     if (batch.rescan) rescan();
-    else for (const el of batch.added) if (el.isConnected) scanTree(el, sink);
-    for (const el of batch.changed) if (el.isConnected && m.kindOf(el) !== 'text') m.refresh(el);
+    else for (const el of batch.added) if (el.isConnected) scanTree(el, added);
+    for (const el of batch.changed) if (el.isConnected && m.kindOf(el) !== 'text') later(() => m.refresh(el));
+    work.runNow();
   };
 
   opts.onStarted?.(m, book);
   addRoot(win.document);
-  onIdle(win, signal, () => scanTree(win.document, sink));
+  onIdle(win, signal, () => {
+    scanTree(win.document, sink);
+    work.runNow();
+  });
   opts.onLocationChange?.(() => {
     book.resetBudget(opts.budget);
     watcher.requestRescan();

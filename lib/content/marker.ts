@@ -4,7 +4,7 @@
  * re-read when its attributes or value change.
  */
 import type { AddressBook, AddressState } from './address-book';
-import { type Badge, createBadge } from './badge/badge';
+import { BADGE_TAG, type Badge, createBadge } from './badge/badge';
 import { extractTarget, type Target, type TargetKind } from './extract/targets';
 import { textTarget } from './extract/text';
 import { combineStatuses, type PageStatus } from './status';
@@ -14,6 +14,8 @@ export const STATUS_ATTR = 'data-verimark-status';
 
 interface Taken {
   kind: TargetKind;
+  /** Drawn at once, even before the cache lookup answers (see `take`). */
+  eager: boolean;
   emails: string[];
   /** Where the badge goes: after this node (the element itself, or its last text with an address). */
   after: ChildNode;
@@ -50,11 +52,17 @@ export class Marker {
     );
   }
 
-  /** Takes up an element found by a scan; elements already handled are skipped. */
-  take(el: Element, found?: Target): void {
-    if (this.seen.has(el)) return;
+  /**
+   * Takes up an element found by a scan; elements already handled are skipped. Its badge is drawn
+   * once the cache lookup of its addresses answered, so the page gets one write per mark; `eager`
+   * draws it at once (as pending) instead: for content the page just added, so the badge is laid
+   * out with it in the same pass, and the verdict later changes only its look.
+   */
+  take(el: Element, found?: Target, eager = false): void {
+    // Never our own badge (its label carries the address, and a scan may meet it in a well).
+    if (this.seen.has(el) || el.localName === BADGE_TAG) return;
     this.seen.add(el);
-    this.refresh(el, true, found);
+    this.refresh(el, true, found, eager);
   }
 
   isTaken(el: Element): boolean {
@@ -65,7 +73,7 @@ export class Marker {
    * Re-reads an element's addresses (its attributes or value changed) and returns them. `auto`
    * false (a value being typed) leaves verifying to the caller: no automatic, budgeted call.
    */
-  refresh(el: Element, auto = true, found?: Target): string[] {
+  refresh(el: Element, auto = true, found?: Target, eager = true): string[] {
     const previous = this.taken.get(el);
     const target = found ?? (previous?.kind === 'text' ? textTarget(el) : extractTarget(el));
     if (!target) {
@@ -77,7 +85,13 @@ export class Marker {
     const after = target.after ?? el;
     if (previous && same(previous.emails, emails) && previous.after === after) return emails;
     if (previous) for (const email of previous.emails) this.byEmail.get(email)?.delete(el);
-    const taken: Taken = { kind: target.kind, emails, after, badge: previous?.badge ?? null };
+    const taken: Taken = {
+      kind: target.kind,
+      eager: previous?.eager ?? eager,
+      emails,
+      after,
+      badge: previous?.badge ?? null,
+    };
     this.taken.set(el, taken);
     for (const email of emails) {
       const set = this.byEmail.get(email) ?? new Set<Element>();
@@ -88,6 +102,17 @@ export class Marker {
     // Seen on screen matters only while the page's budget can still pay for it.
     if (auto && emails.length > 0 && this.opts.book.budgetLeft() > 0) this.opts.watchVisibility(el);
     return emails;
+  }
+
+  /** The badge drawn for `el`, if any. */
+  badgeOf(el: Element): Badge | null {
+    return this.taken.get(el)?.badge ?? null;
+  }
+
+  /** Lets go of an element about to leave the page (its badge goes at once, not with a later scan). */
+  forget(el: Element): void {
+    const taken = this.taken.get(el);
+    if (taken) this.release(el, taken);
   }
 
   addressesOf(el: Element): readonly string[] {
@@ -157,6 +182,9 @@ export class Marker {
 
   private render(el: Element, taken: Taken): void {
     const states = this.statesOf(el);
+    // Not drawn yet while the cache is being asked: the lookup's answer draws it (update).
+    if (!taken.badge && !taken.eager && states.some((s) => s.phase === 'new' || s.phase === 'looking'))
+      return;
     const status: PageStatus | null = combineStatuses(states.map((s) => s.status));
     if (status === null) {
       if (taken.badge) this.drop(taken.badge);
@@ -165,15 +193,21 @@ export class Marker {
       return;
     }
     if (el.getAttribute(STATUS_ATTR) !== status) el.setAttribute(STATUS_ATTR, status);
+    const label = badgeLabel(status, taken.emails.join(', '));
     let badge = taken.badge;
     if (!badge) {
-      badge = createBadge(el.ownerDocument, this.opts.signal, (b) => this.opts.activate(el, b));
+      badge = createBadge(
+        el.ownerDocument,
+        this.opts.signal,
+        (b) => this.opts.activate(el, b),
+        status,
+        label,
+      );
       taken.badge = badge;
       this.badges.add(badge);
-    }
+    } else badge.update(status, label);
     // In the flow, right after the target: it takes room of its own instead of covering the page.
     if (badge.el.previousSibling !== taken.after && taken.after.parentNode) badge.place(taken.after);
-    badge.update(status, badgeLabel(status, taken.emails.join(', ')));
     this.opts.rendered(el);
   }
 }

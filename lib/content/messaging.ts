@@ -3,8 +3,7 @@ import { CHECK_ONCE_FLAG, type ContentConfig, sendMessage } from '@/lib/shared/m
 import type { VerifierApi } from './address-book';
 
 export const backgroundApi: VerifierApi = {
-  found: (emails) => sendMessage('foundAddresses', { emails }),
-  lookupCached: (emails) => sendMessage('lookupCached', { emails }),
+  lookupFound: (emails) => sendMessage('lookupCached', { emails, found: true }),
   verifyEmail: (email) => sendMessage('verifyEmail', { email }),
 };
 

@@ -1,7 +1,11 @@
 /**
  * One shared MutationObserver for every root (the document, open shadow roots, same-origin frames).
- * Records are batched and handled at idle time; past a threshold of added nodes the batch
- * becomes a full rescan, which is cheaper than walking thousands of small additions.
+ * The page's additions are handled in the observer's own callback, right after the page's task
+ * and before the browser renders it: marks for new rows land in the same style and layout pass as
+ * the rows themselves instead of costing the page a pass of their own. Past a threshold of added
+ * nodes the batch becomes a full rescan at idle time, which is cheaper than walking thousands of
+ * small additions. Our own writes are made with the observer paused (`quiet`), so they cost no
+ * records at all.
  */
 import { isOwnNode } from './scan';
 import { idleBatch } from './scheduler';
@@ -19,6 +23,14 @@ const WATCHED_ATTRIBUTES = [
   'autocomplete',
 ];
 
+const OPTIONS: MutationObserverInit = {
+  childList: true,
+  subtree: true,
+  attributes: true,
+  attributeFilter: WATCHED_ATTRIBUTES,
+  characterData: true,
+};
+
 export interface Batch {
   added: Element[];
   changed: Element[];
@@ -27,8 +39,15 @@ export interface Batch {
   moved: boolean;
 }
 
+/** True when a node list holds a node of the page (not one of our own). */
+function hasPageNode(nodes: NodeList): boolean {
+  for (let i = 0; i < nodes.length; i++) if (!isOwnNode(nodes[i] as Node)) return true;
+  return false;
+}
+
 export class TreeWatcher {
   private readonly observer: MutationObserver;
+  private readonly roots = new Set<Document | ShadowRoot>();
   private readonly added = new Set<Element>();
   private readonly changed = new Set<Element>();
   private rescan = false;
@@ -37,7 +56,7 @@ export class TreeWatcher {
 
   constructor(
     win: Window,
-    signal: AbortSignal,
+    private readonly signal: AbortSignal,
     private readonly onBatch: (batch: Batch) => void,
     private readonly threshold = 2000,
   ) {
@@ -47,19 +66,36 @@ export class TreeWatcher {
   }
 
   observe(root: Document | ShadowRoot): void {
-    this.observer.observe(root, {
-      childList: true,
-      subtree: true,
-      attributes: true,
-      attributeFilter: WATCHED_ATTRIBUTES,
-      characterData: true,
-    });
+    if (this.signal.aborted) return;
+    this.roots.add(root);
+    this.observer.observe(root, OPTIONS);
   }
 
   /** Asks for a full rescan at the next idle time (e.g. after an SPA navigation). */
   requestRescan(): void {
     this.rescan = true;
     this.request();
+  }
+
+  /**
+   * Runs `work` (our own writes: badges, status attributes) unobserved. What the page changed
+   * before is handled first, as it would have been.
+   */
+  quiet(work: () => void): void {
+    const pending = this.observer.takeRecords();
+    this.observer.disconnect();
+    try {
+      work();
+    } finally {
+      if (!this.signal.aborted) {
+        for (const root of this.roots) {
+          if (root.nodeType === 9 || (root as ShadowRoot).host.isConnected)
+            this.observer.observe(root, OPTIONS);
+          else this.roots.delete(root);
+        }
+      }
+      if (pending.length > 0) this.record(pending);
+    }
   }
 
   private record(records: MutationRecord[]): void {
@@ -83,12 +119,11 @@ export class TreeWatcher {
         continue;
       }
       // Inserting or removing our own badges is no news: it must not cause another pass.
-      const pageNodes = (nodes: NodeList) => Array.from(nodes).some((node) => !isOwnNode(node));
-      if (pageNodes(record.removedNodes)) {
+      if (record.removedNodes.length > 0 && hasPageNode(record.removedNodes)) {
         this.moved = true;
         relevant = true;
       }
-      if (!pageNodes(record.addedNodes)) continue;
+      if (record.addedNodes.length === 0 || !hasPageNode(record.addedNodes)) continue;
       this.moved = true;
       relevant = true;
       if (this.rescan) continue;
@@ -102,7 +137,10 @@ export class TreeWatcher {
         this.added.clear();
       }
     }
-    if (relevant) this.request();
+    if (!relevant) return;
+    // A flood waits for idle time and a full rescan; anything smaller is handled now.
+    if (this.rescan) this.request();
+    else this.flush();
   }
 
   private flush(): void {

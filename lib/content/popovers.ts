@@ -1,14 +1,19 @@
 /**
- * The badge's popover, one at a time per document, in the overlay: what it shows for an element,
+ * Part of the on-demand script (entrypoints/popover.ts; the marking script holds a LazyPopovers,
+ * overlay/load.ts). The badge's popover, one at a time per document, in the overlay: what it shows for an element,
  * and its actions — "Verify", "Replace" with the suggestion in a field (the page sees a normal
- * input and change), and "Undo" of that replacement in one click.
+ * input and change) or for a compose recipient (the chip is swapped through the compose's own
+ * controls, webmail/recipient-swap.ts), and "Undo" of that replacement in one click. After a
+ * recipient swap the popover moves to the new chip's badge as soon as the compose has made it.
  */
 import type { AddressBook } from './address-book';
 import type { Badge } from './badge/badge';
 import type { Marker } from './marker';
-import { loadOverlay, type OverlayApi } from './overlay/load';
+import type { PopoversApi } from './overlay/load';
+import { Overlay } from './overlay/overlay';
 import type { PopoverLine, PopoverView } from './overlay/popover-view';
 import { combineStatuses } from './status';
+import { findRecipient, type RecipientSwap, recipientFieldOf, swapRecipient } from './webmail/recipient-swap';
 import { statusWord, t } from './words';
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
@@ -19,12 +24,16 @@ interface Replaced {
   by: string;
 }
 
-export class Popovers {
-  private readonly overlays = new WeakMap<Document, OverlayApi>();
+export class Popovers implements PopoversApi {
+  private readonly overlays = new WeakMap<Document, Overlay>();
   private openEl: Element | null = null;
   private openBadge: Badge | null = null;
   /** Replacements that can be undone, by the address now in the field. */
   private readonly replaced = new Map<string, Replaced>();
+  /** Recipient swaps that can be undone, by the address of the new chip. */
+  private readonly swaps = new Map<string, RecipientSwap>();
+  /** A chip the compose is about to make: the open popover moves to it once it is marked. */
+  private awaited: { field: Element; address: string } | null = null;
 
   constructor(
     private readonly marker: () => Marker,
@@ -33,35 +42,41 @@ export class Popovers {
   ) {}
 
   /** A person activated a badge: open its popover, or close it when it is already open. */
-  async toggle(el: Element, badge: Badge): Promise<void> {
-    const overlay = await this.overlayOf(el.ownerDocument);
+  toggle(el: Element, badge: Badge): void {
     if (this.signal.aborted) return;
+    const overlay = this.overlayOf(el.ownerDocument);
     if (overlay.isOpenFor(badge.el)) {
       overlay.close(true);
       return;
     }
+    // The popover open elsewhere closes first (its callback clears what was open).
+    if (this.openEl) this.overlays.get(this.openEl.ownerDocument)?.close(false);
     this.openEl = el;
     this.openBadge = badge;
     badge.setExpanded(true);
     overlay.open(badge.el, this.view(el), () => {
-      badge.setExpanded(false);
-      if (this.openBadge === badge) {
-        this.openEl = null;
-        this.openBadge = null;
-      }
+      this.openBadge?.setExpanded(false);
+      this.openEl = null;
+      this.openBadge = null;
+      this.awaited = null;
     });
   }
 
-  /** The element was redrawn: refresh its popover if it is the open one. */
+  /** The element was redrawn: refresh its popover if it is the open one, or move there if awaited. */
   rendered(el: Element): void {
+    const awaited = this.awaited;
+    if (awaited && this.openEl && awaited.field.contains(el)) {
+      if (findRecipient(awaited.field, awaited.address) === el) this.follow(el);
+      return;
+    }
     if (el !== this.openEl || !this.openBadge) return;
     this.overlays.get(el.ownerDocument)?.update(this.view(el));
   }
 
-  private async overlayOf(doc: Document): Promise<OverlayApi> {
+  private overlayOf(doc: Document): Overlay {
     let overlay = this.overlays.get(doc);
     if (!overlay) {
-      overlay = (await loadOverlay()).createOverlay(doc, this.signal);
+      overlay = new Overlay(doc, this.signal);
       this.overlays.set(doc, overlay);
     }
     return overlay;
@@ -71,6 +86,7 @@ export class Popovers {
     const marker = this.marker();
     const states = marker.statesOf(el);
     const field = isField(el) && (marker.kindOf(el) === 'input' || marker.kindOf(el) === 'recipient-input');
+    const recipientField = field ? null : recipientFieldOf(el);
     const status = combineStatuses(states.map((s) => s.status)) ?? 'unverified';
     const lines: PopoverLine[] = states.map((s) => ({
       email: s.email,
@@ -79,13 +95,17 @@ export class Popovers {
       suggestion: s.verdict?.suggestion ?? null,
       error: s.error,
       cached: s.verdict?.cached ?? false,
-      canReplace: field,
+      canReplace: field || recipientField !== null,
       replacedBy: null,
     }));
     for (const r of this.replaced.values()) {
       if (r.field !== el) continue;
       const line = lines.find((l) => l.email === this.book.add(r.by));
       if (line) line.replacedBy = r.by;
+    }
+    for (const line of lines) {
+      const done = this.swaps.get(line.email);
+      if (done && recipientField === done.field) line.replacedBy = done.by;
     }
     return {
       label: t('content_dialog_label', statusWord(status)),
@@ -95,9 +115,11 @@ export class Popovers {
         for (const s of marker.statesOf(el)) this.book.verifyNow(s.email);
       },
       onReplace: (line) => {
-        if (isField(el) && line.suggestion) this.replace(el, line.email, line.suggestion);
+        if (!line.suggestion) return;
+        if (isField(el)) this.replace(el, line.email, line.suggestion);
+        else if (recipientField) this.swap(el, line.suggestion);
       },
-      onUndo: (line) => this.undo(line.email),
+      onUndo: (line) => (this.swaps.has(line.email) ? this.unswap(line.email) : this.undo(line.email)),
       onClose: () => this.overlays.get(el.ownerDocument)?.close(true),
     };
   }
@@ -115,6 +137,62 @@ export class Popovers {
     if (!r) return;
     this.replaced.delete(email);
     this.write(r.field, r.before);
+  }
+
+  /** Swaps a compose recipient for `to` as the user would; the popover follows to the new chip. */
+  private swap(el: Element, to: string): RecipientSwap | null {
+    const marker = this.marker();
+    marker.forget(el);
+    const done = swapRecipient(el, to);
+    if (!done) {
+      // The compose did not take it: the chip stays, with its mark.
+      if (el.isConnected) marker.refresh(el);
+      this.rendered(el);
+      return null;
+    }
+    this.swaps.set(this.book.add(done.by), done);
+    this.await(done.field, done.by);
+    return done;
+  }
+
+  private unswap(email: string): void {
+    const done = this.swaps.get(email);
+    const now = done && findRecipient(done.field, done.by);
+    if (!done || !now) return;
+    this.swaps.delete(email);
+    const marker = this.marker();
+    marker.forget(now);
+    if (swapRecipient(now, done.before)) this.await(done.field, done.before);
+    else if (now.isConnected) marker.refresh(now);
+  }
+
+  /** Waits for the compose to show a chip for `address` in `field` (at once, or when it is marked). */
+  private await(field: Element, address: string): void {
+    this.awaited = { field, address };
+    const now = findRecipient(field, address);
+    if (now) this.follow(now);
+    // Until then the popover stays by the field (the chip it was about is gone).
+    else this.overlays.get(field.ownerDocument)?.moveTo(field as HTMLElement);
+  }
+
+  /** Takes up the new chip now (a person asked: verified at once) and moves the popover to its badge. */
+  private follow(el: Element): void {
+    const marker = this.marker();
+    // Drawn at once (pending), not after the cache lookup: a person is waiting for this chip.
+    if (!marker.isTaken(el)) marker.take(el, undefined, true);
+    for (const email of marker.addressesOf(el)) this.book.verifyNow(email);
+    const badge = marker.badgeOf(el);
+    const overlay = this.overlays.get(el.ownerDocument);
+    // A chip the page had already taken up may still wait for its lookup to draw its badge: the
+    // wait stays, and rendered() comes back here once the badge is drawn.
+    if (!badge || !overlay) return;
+    this.awaited = null;
+    this.openBadge?.setExpanded(false);
+    this.openEl = el;
+    this.openBadge = badge;
+    badge.setExpanded(true);
+    overlay.moveTo(badge.el);
+    overlay.update(this.view(el));
   }
 
   /** Writes a field as typing would (frameworks see input and change), then verifies its new value. */

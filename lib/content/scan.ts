@@ -1,10 +1,11 @@
 /**
- * Finds targets in a subtree, and the open shadow roots and frames below it: two native
- * querySelectorAll passes for elements, one TreeWalker pass for plain-text addresses. Our own
- * marks and overlay are skipped.
+ * Finds targets in a subtree, and the open shadow roots and frames below it: native
+ * querySelectorAll passes for elements (find-targets.ts), one TreeWalker pass for plain-text
+ * addresses. Our own marks and overlay are skipped.
  */
 import { BADGE_TAG } from './badge/badge';
 import { OVERLAY_TAG } from './badge/sheet';
+import { findTargets, isSmall } from './extract/find-targets';
 import { TARGET_SELECTOR, type Target } from './extract/targets';
 import { findTextTargets } from './extract/text';
 
@@ -43,20 +44,77 @@ function visitHost(el: Element, sink: ScanSink): void {
   }
 }
 
+/**
+ * Elements that can hold an open shadow root besides custom elements (the DOM standard's list for
+ * attachShadow). Asked one tag at a time (a fast native query each), so the script looks at a
+ * fraction of the page's elements instead of every one.
+ */
+const HOST_TAGS = [
+  'div',
+  'span',
+  'article',
+  'aside',
+  'blockquote',
+  'body',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'main',
+  'nav',
+  'p',
+  'section',
+];
+
+/** Custom elements (a '-' in the name) under `root`: natively by XPath where it can, else by a look at each. */
+function customElements(root: ScanRoot): Iterable<Element> {
+  const doc = root.ownerDocument ?? (root as Document);
+  if (root.nodeType !== 11 && typeof doc.evaluate === 'function') {
+    try {
+      const found = doc.evaluate('.//*[contains(local-name(), "-")]', root, null, 7, null);
+      return Array.from({ length: found.snapshotLength }, (_, i) => found.snapshotItem(i) as Element);
+    } catch {
+      // Below: every element.
+    }
+  }
+  return [...root.querySelectorAll('*')].filter((el) => el.localName.includes('-'));
+}
+
+/** Frames and open shadow roots below `root`. */
+function visitHosts(root: ScanRoot, sink: ScanSink): void {
+  if (isSmall(root)) {
+    for (const el of root.querySelectorAll('*'))
+      if (el.shadowRoot || el.localName === 'iframe' || el.localName === 'frame') visitHost(el, sink);
+    return;
+  }
+  for (const tag of ['iframe', 'frame']) for (const el of root.querySelectorAll(tag)) visitHost(el, sink);
+  for (const tag of HOST_TAGS) {
+    for (const el of root.querySelectorAll(tag)) if (el.shadowRoot) visitHost(el, sink);
+  }
+  for (const el of customElements(root)) if (el.shadowRoot) visitHost(el, sink);
+}
+
 /** Reports every target, shadow root and frame in `root` (including `root` itself). */
 export function scanTree(root: ScanRoot, sink: ScanSink): void {
+  const targets = new Set<Element>();
   if (isElement(root)) {
     if (isOwnNode(root)) return;
-    if (root.matches(TARGET_SELECTOR)) sink.target(root);
+    if (root.matches(TARGET_SELECTOR)) {
+      targets.add(root);
+      sink.target(root);
+    }
     visitHost(root, sink);
   }
-  for (const el of root.querySelectorAll(TARGET_SELECTOR)) sink.target(el);
+  for (const el of findTargets(root)) {
+    targets.add(el);
+    sink.target(el);
+  }
   // Shadow roots and frames, then plain text: each pass may be a task of its own on a big page.
   const defer = sink.defer ?? ((work: () => void) => work());
-  defer(() => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot || el.localName === 'iframe' || el.localName === 'frame') visitHost(el, sink);
-    }
-  });
-  defer(() => findTextTargets(root, TARGET_SELECTOR, (el, target) => sink.text(el, target)));
+  defer(() => visitHosts(root, sink));
+  defer(() => findTextTargets(root, TARGET_SELECTOR, (el, target) => sink.text(el, target), targets));
 }

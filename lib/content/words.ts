@@ -4,7 +4,8 @@ import { type MessageKey, t } from '@/lib/shared/i18n';
 import { REASONS } from '../api/contract';
 import type { PageStatus } from './status';
 
-const KNOWN_REASONS: ReadonlySet<string> = new Set(REASONS);
+/** Built on first use: the marking script never needs it (so the bundler leaves REASONS out). */
+let knownReasons: ReadonlySet<string> | null = null;
 
 export { t };
 
@@ -31,5 +32,6 @@ export function badgeLabel(status: PageStatus, emails: string): string {
 /** The popup's sentence for a service reason; an unknown reason is shown as the service sent it. */
 export function reasonSentence(reason: string | null): string | null {
   if (reason === null) return null;
-  return KNOWN_REASONS.has(reason) ? t(`popup_reason_${reason}` as MessageKey) : reason.replaceAll('_', ' ');
+  knownReasons ??= new Set(REASONS);
+  return knownReasons.has(reason) ? t(`popup_reason_${reason}` as MessageKey) : reason.replaceAll('_', ' ');
 }

@@ -22,7 +22,7 @@
  *   top-level label is not all digits (that would be an IPv4 address).
  * - The whole normalized address is ≤ 254 characters (RFC 5321).
  */
-import punycode from 'punycode.js';
+import { encode as punycodeEncode } from 'punycode.js/punycode.es6.js';
 
 const MAX_LOCAL = 64;
 const MAX_LABEL = 63;
@@ -51,7 +51,7 @@ function asciiLabel(label: string): string | null {
   if (!NON_ASCII.test(label)) return label;
   if (label.startsWith('-') || label.endsWith('-')) return null;
   try {
-    return `xn--${punycode.encode(label)}`;
+    return `xn--${punycodeEncode(label)}`;
   } catch {
     return null; // RangeError on overflow: no real label
   }

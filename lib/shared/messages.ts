@@ -117,6 +117,8 @@ export interface PendingCheckView {
   email: string;
   mode: Mode;
   queuedAt: number;
+  /** Sent once the service was back, and refused (nothing was paid): why, for the popup's words. */
+  refused?: { kind: ApiErrorKind; status: number | null; message: string };
 }
 
 export interface ProtocolMap {
@@ -128,8 +130,10 @@ export interface ProtocolMap {
   /**
    * Cached verdicts only: never calls the service. Missing addresses map to null; for a content
    * script so do addresses it did not register and those past its tab's allowance. At most LOOKUP_MAX.
+   * `found`: a content script registers them as found first (what `foundAddresses` does), in the
+   * same message.
    */
-  lookupCached(data: { emails: string[] }): Record<string, VerdictView | null>;
+  lookupCached(data: { emails: string[]; found?: boolean }): Record<string, VerdictView | null>;
   /** Whether marking is enabled for the sender's site, its per-page auto-verify budget and send guard. */
   contentConfig(): ContentConfig;
   /** Injects the popover's script into the sender's frame (first badge opened on a page). */
@@ -170,6 +174,10 @@ export interface ProtocolMap {
   allowPageVerify(data: { tabId: number; emails: string[] }): { allowed: number };
   /** Single checks asked here that the service could not be reached for, kept and sent when it answers again. */
   pendingChecks(data?: { sendNow?: boolean }): PendingCheckView[];
+  /** "Retry" on a kept check the service refused: sent again now. */
+  retryPendingCheck(data: { email: string; mode: Mode }): void;
+  /** "Dismiss" on a kept check: forgotten, never sent. */
+  dismissPendingCheck(data: { email: string; mode: Mode }): void;
 }
 
 export const CONTENT_SCRIPT_MESSAGES = [

@@ -11,6 +11,7 @@ import { useContentEnv } from './testing/content-env';
 import { finalStatuses, sendFromExtensionPage } from './testing/content-pages';
 import { badgeOverlaps, openDialogBox } from './testing/geometry';
 import { ROOT } from './testing/paths';
+import { pressPopoverButton } from './testing/popover';
 import { waitFor } from './testing/process-guard';
 import { launchChromium } from './testing/session';
 
@@ -35,23 +36,6 @@ async function clickBadgeOf(id: string) {
   const el = badge.asElement();
   if (!el) throw new Error(`no badge for ${id}`);
   await (el as import('puppeteer-core').ElementHandle<Element>).click();
-}
-
-/** Clicks a popover button by its name; the popover redraws as verdicts arrive, so a stale node is looked up again. */
-async function pressButton(name: string) {
-  await waitFor(
-    async () => {
-      const button = await env.page.waitForSelector(`::-p-aria([name="${name}"][role="button"])`, {
-        timeout: 5_000,
-      });
-      return button?.click().then(
-        () => true,
-        () => false,
-      );
-    },
-    15_000,
-    `the ${name} button`,
-  );
 }
 
 describe('marks in Chromium', () => {
@@ -116,9 +100,9 @@ describe('marks in Chromium', () => {
     expect(text).not.toMatch(/invalid_domain|invalid domain/);
     mkdirSync(SHOTS, { recursive: true });
     await env.page.screenshot({ path: path.join(SHOTS, 'marks-popover-light.png') });
-    await pressButton('Replace');
+    await pressPopoverButton(env.page, 'Replace');
     expect(await env.page.$eval('#typo', (el) => (el as HTMLInputElement).value)).toBe('alice@gmail.com');
-    await pressButton('Undo');
+    await pressPopoverButton(env.page, 'Undo');
     expect(await env.page.$eval('#typo', (el) => (el as HTMLInputElement).value)).toBe('alice@gmial.com');
     await env.page.keyboard.press('Escape');
   });

@@ -4,6 +4,7 @@
  */
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
 import { onMessage, type ProtocolMap, SUBSETS } from '@/lib/shared/messages';
+import { MODES, type Mode } from '../../api/contract';
 import { ApiError, fromMessageError } from '../../api/errors';
 import { type BulkJob, dismissJob, getJobs, toBulkView } from '../../storage/jobs';
 import { getRecent } from '../../storage/verdict-cache';
@@ -18,13 +19,28 @@ import { checkThisPage, loadPopover } from '../sites/check-page';
 import { checkAddressList, registerFound } from '../verify/content-found';
 import { lookupForContentScript, verifyForContentScript } from '../verify/content-verify';
 import { allowPageVerify } from '../verify/page-allowance';
-import { listPendingChecks, sendPendingChecks } from '../verify/pending-checks';
+import {
+  dismissPendingCheck,
+  listPendingChecks,
+  retryPendingCheck,
+  sendPendingChecks,
+} from '../verify/pending-checks';
 import { lookupCached, verifyEmail } from '../verify/verify';
 import { authorize, type SenderInfo, senderKind } from './authorize';
 import { onPopupHeartbeat } from './scheduler';
 import { getClient } from './service';
 
 type Type = keyof ProtocolMap;
+
+/** A kept check named by a popup message (email and mode), read defensively. */
+function checkId(data: unknown): { email: string; mode: Mode } {
+  const { email, mode } = (data ?? {}) as { email?: unknown; mode?: unknown };
+  const known = MODES.find((m) => m === mode);
+  if (typeof email !== 'string' || known === undefined) {
+    throw new ApiError('bad_request', 'A kept check is named by its address and mode');
+  }
+  return { email, mode: known };
+}
 type Handler<K extends Type> = (
   data: GetDataType<ProtocolMap[K]>,
   sender: SenderInfo,
@@ -38,10 +54,11 @@ export const handlers: { [K in Type]: Handler<K> } = {
   foundAddresses: async (data, sender) => {
     if (senderKind(sender) === 'content_script') await registerFound(data?.emails, sender);
   },
-  lookupCached: (data, sender) =>
-    senderKind(sender) === 'content_script'
-      ? lookupForContentScript(data, sender)
-      : lookupCached(checkAddressList(data?.emails)),
+  lookupCached: async (data, sender) => {
+    if (senderKind(sender) !== 'content_script') return lookupCached(checkAddressList(data?.emails));
+    if (data?.found === true) await registerFound(data.emails, sender);
+    return lookupForContentScript(data, sender);
+  },
   contentConfig: (_data, sender) => contentConfig(sender.url),
   loadPopover: (_data, sender) => loadPopover(sender),
   getSettings: () => getSettingsView(),
@@ -73,8 +90,19 @@ export const handlers: { [K in Type]: Handler<K> } = {
   pendingChecks: async (data) => {
     // The popup saw the service answer again: send now rather than at the next backoff step.
     if (data?.sendNow === true) void sendPendingChecks({ force: true });
-    return (await listPendingChecks()).map(({ email, mode, queuedAt }) => ({ email, mode, queuedAt }));
+    return (await listPendingChecks()).map(({ email, mode, queuedAt, refused }) =>
+      refused
+        ? {
+            email,
+            mode,
+            queuedAt,
+            refused: { kind: refused.kind, status: refused.status, message: refused.message },
+          }
+        : { email, mode, queuedAt },
+    );
   },
+  retryPendingCheck: (data) => retryPendingCheck(checkId(data)),
+  dismissPendingCheck: (data) => dismissPendingCheck(checkId(data)),
 };
 
 /**

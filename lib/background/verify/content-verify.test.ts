@@ -104,6 +104,24 @@ describe('lookupCached from a content script (attack: learning what the user ver
     expect(spends()).toBe(1);
   });
 
+  it('registers and looks up in one message with found, for its own frame only', async () => {
+    await dispatch('verifyEmail', { email: secret }, popup);
+    const crm = page(1, 'https://crm.example.com/deals');
+    const both = (sender: SenderInfo) => dispatch('lookupCached', { emails: [secret], found: true }, sender);
+    expect((await both(crm))[secret]).toMatchObject({ status: 'deliverable', cached: true });
+    // Registered as foundAddresses would: a plain lookup of this frame now answers too, other frames not.
+    expect((await lookup(crm, [secret]))[secret]).toMatchObject({ status: 'deliverable' });
+    expect((await lookup(page(1, 'https://crm.example.com/', 3), [secret]))[secret]).toBeNull();
+    // The same size limit holds.
+    const err = fromMessageError(
+      await dispatch('lookupCached', { emails: Array(101).fill(secret), found: true }, crm).catch(
+        (e: unknown) => e,
+      ),
+    );
+    expect(err.kind).toBe('bad_request');
+    expect(spends()).toBe(1);
+  });
+
   it('counts cached verdicts in the tab’s allowance, and refuses oversized messages', async () => {
     await updateSettings({ autoVerifyBudget: 0 });
     const emails = Array.from({ length: EXPLICIT_ALLOWANCE + 5 }, (_, n) => `c${n}@example.com`);

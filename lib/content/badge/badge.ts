@@ -2,14 +2,15 @@
  * The mark beside a target: a small element in the page's flow, right after the target, so it
  * takes room of its own and never paints over the page's text or controls. No shadow root and
  * no measurement: the browser lays it out with the line. Its glyph is a shape per status
- * (status.ts), styled by one adopted stylesheet (sheet.ts); no HTML strings, no images.
+ * (status.ts), an SVG background from one adopted stylesheet (sheet.ts); no HTML strings.
  * It is a keyboard-reachable button with a screen-reader label; activating it asks its owner to
  * open the popover (one per document, in the overlay).
  */
 import type { PageStatus } from '../status';
 import { isUserEvent } from '../user-event';
 import { setStyle } from './dom';
-import { adoptBadgeSheet, BADGE_TAG, GLYPH_TAG, inlineGlyphStyle, inlineHostStyle } from './sheet';
+import { adoptBadgeSheet, BADGE_TAG, inlineGlyphStyle, inlineHostStyle } from './sheet';
+import { fitInCell } from './table-fit';
 
 export { BADGE_TAG };
 
@@ -66,16 +67,39 @@ function listenOn(root: Node, signal: AbortSignal): void {
   }
 }
 
-export function createBadge(doc: Document, signal: AbortSignal, activate: (badge: Badge) => void): Badge {
-  const el = doc.createElement(BADGE_TAG);
-  // The glyph is the badge's ::before in the adopted sheet; a child element only where styles go inline.
-  let glyph: HTMLElement | null = null;
-  el.tabIndex = 0;
-  el.setAttribute('role', 'button');
-  el.setAttribute('aria-haspopup', 'dialog');
-  el.setAttribute('aria-expanded', 'false');
-  // Inside an editable region (Outlook's recipient wells) the badge is not part of the text.
-  el.setAttribute('contenteditable', 'false');
+const blanks = new WeakMap<Document, HTMLElement>();
+
+/** A fresh badge element with the attributes every badge has (one native copy of a blank one). */
+function blankBadge(doc: Document): HTMLElement {
+  let blank = blanks.get(doc);
+  if (!blank) {
+    blank = doc.createElement(BADGE_TAG);
+    blank.tabIndex = 0;
+    blank.setAttribute('role', 'button');
+    blank.setAttribute('aria-haspopup', 'dialog');
+    blank.setAttribute('aria-expanded', 'false');
+    // Inside an editable region (Outlook's recipient wells) the badge is not part of the text.
+    blank.setAttribute('contenteditable', 'false');
+    blanks.set(doc, blank);
+  }
+  return blank.cloneNode(false) as HTMLElement;
+}
+
+/**
+ * A badge for `status`, with every attribute set while it is still detached (so it costs the page
+ * one insertion, not a style invalidation per attribute); `place` puts it in the page.
+ */
+export function createBadge(
+  doc: Document,
+  signal: AbortSignal,
+  activate: (badge: Badge) => void,
+  status: PageStatus,
+  label: string,
+): Badge {
+  const el = blankBadge(doc);
+  let inline = false;
+  el.setAttribute('aria-label', label);
+  el.dataset.status = status;
 
   const badge: Badge = {
     el,
@@ -83,18 +107,19 @@ export function createBadge(doc: Document, signal: AbortSignal, activate: (badge
       node.after(el);
       const root = el.getRootNode();
       listenOn(root, signal);
-      if (!glyph && !adoptBadgeSheet(root)) {
-        glyph = doc.createElement(GLYPH_TAG);
-        el.append(glyph);
+      if (!inline && !adoptBadgeSheet(root)) {
+        inline = true;
         setStyle(el, inlineHostStyle());
-        if (el.dataset.status) setStyle(glyph, inlineGlyphStyle(el.dataset.status as PageStatus));
+        setStyle(el, inlineGlyphStyle(el.dataset.status as PageStatus));
       }
+      // In a table cell it ends, the badge takes no width: the host table keeps its layout.
+      fitInCell(el, inline, signal);
     },
     update(status, label) {
       if (el.getAttribute('aria-label') !== label) el.setAttribute('aria-label', label);
       if (el.dataset.status === status) return;
       el.dataset.status = status;
-      if (glyph) setStyle(glyph, inlineGlyphStyle(status));
+      if (inline) setStyle(el, inlineGlyphStyle(status));
     },
     setExpanded(open) {
       el.setAttribute('aria-expanded', String(open));

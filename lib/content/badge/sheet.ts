@@ -2,30 +2,43 @@
  * The badges' look as one stylesheet per document (and per open shadow root holding badges),
  * adopted through `adoptedStyleSheets`: a thousand badges share one rule set instead of carrying
  * a thousand inline style blocks, so the page's style recalculation stays cheap. Where a
- * constructed sheet cannot be adopted, the same declarations go inline (`inlineBadgeStyle`).
+ * constructed sheet cannot be adopted, the same declarations go inline.
+ *
+ * A badge is one box and nothing else: its glyph (a shape per status, status.ts) is a small SVG
+ * background image, not a child or a pseudo-element, and it is not positioned. So a thousand
+ * badges add a thousand plain inline boxes to layout, and no paint layers, clip paths or extra
+ * boxes for pre-paint and compositing to walk (measured in Chromium: a positioned `::before` per
+ * badge cost more in pre-paint and compositing inputs than the layout of the badges themselves).
  */
 import { type PageStatus, STATUS_LOOK } from '../status';
 import type { Style } from './dom';
+import { fitStyle } from './table-fit';
 
 export const BADGE_TAG = 'verimark-badge';
-export const GLYPH_TAG = 'verimark-glyph';
 export const OVERLAY_TAG = 'verimark-overlay';
 export const SIZE = 14;
+/** The space kept on each side of a badge in the flow. */
+export const MARGIN = 3;
+/** A badge's size where a table cell has too little room for a full one (table-fit.ts). */
+export const COMPACT = 9;
 
 const HOST: Style = {
   display: 'inline-block',
-  position: 'relative',
+  position: 'static',
   width: `${SIZE}px`,
   height: `${SIZE}px`,
   'min-width': '0',
   'min-height': '0',
   'max-width': 'none',
   'max-height': 'none',
-  margin: '0 3px',
+  margin: `0 ${MARGIN}px`,
   padding: '0',
   border: '0',
   'border-radius': '3px',
-  background: 'none',
+  'background-color': 'transparent',
+  'background-repeat': 'no-repeat',
+  'background-position': 'center',
+  'background-size': '100% 100%',
   'box-sizing': 'content-box',
   'vertical-align': 'middle',
   float: 'none',
@@ -43,26 +56,46 @@ const HOST: Style = {
   outline: 'none',
 };
 
-const GLYPH: Style = {
-  display: 'block',
-  position: 'absolute',
-  inset: '1px',
-  margin: '0',
-  padding: '0',
-  'box-sizing': 'border-box',
-  border: '0',
-  background: 'none',
-};
+/** A CSS `polygon(x% y%, …)` as SVG points on a 100 × 100 view box. */
+const points = (clip: string) =>
+  clip
+    .slice(clip.indexOf('(') + 1, clip.lastIndexOf(')'))
+    .split(',')
+    .map((pair) => pair.trim().replaceAll('%', '').replace(/\s+/, ','))
+    .join(' ');
 
-function glyphStyle(status: PageStatus, inset = true): Style {
+/** 1 px of the 14 px badge on the 100-unit view box. */
+const PX = 100 / SIZE;
+
+/** The SVG of a status's glyph: its shape in its colour (the same shapes as the popover's). */
+export function glyphSvg(status: PageStatus): string {
   const look = STATUS_LOOK[status];
-  return {
-    background: look.ring ? 'transparent' : look.color,
-    border: look.ring ? `2px ${look.ring} ${look.color}` : '0',
-    'border-radius': look.radius,
-    'clip-path': look.clip ?? 'none',
-    inset: inset && (look.ring || look.clip === null) ? '1px' : '0',
-  };
+  let shape: string;
+  if (look.ring) {
+    // A ring 2 px wide, 1 px inside the badge's box.
+    const width = 2 * PX;
+    const dash =
+      look.ring === 'dashed' ? ` stroke-dasharray="${(2.6 * PX).toFixed(1)} ${(1.6 * PX).toFixed(1)}"` : '';
+    shape = `<circle cx="50" cy="50" r="${(50 - PX - width / 2).toFixed(1)}" fill="none" stroke="${look.color}" stroke-width="${width.toFixed(1)}"${dash}/>`;
+  } else if (look.clip) {
+    shape = `<polygon points="${points(look.clip)}" fill="${look.color}"/>`;
+  } else {
+    const side = (100 - 2 * PX).toFixed(1);
+    shape = `<rect x="${PX.toFixed(1)}" y="${PX.toFixed(1)}" width="${side}" height="${side}" rx="${(2 * PX).toFixed(1)}" fill="${look.color}"/>`;
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">${shape}</svg>`;
+}
+
+const images = new Map<PageStatus, string>();
+
+/** The glyph as a `background-image` value (built once per status). */
+export function glyphImage(status: PageStatus): string {
+  let image = images.get(status);
+  if (image === undefined) {
+    image = `url("data:image/svg+xml,${encodeURIComponent(glyphSvg(status))}")`;
+    images.set(status, image);
+  }
+  return image;
 }
 
 const block = (style: Style) =>
@@ -74,10 +107,11 @@ function cssText(): string {
   const rules = [
     `${BADGE_TAG}{${block(HOST)}}`,
     `${BADGE_TAG}:focus-visible{outline:2px solid #2f7fd6 !important;outline-offset:1px !important}`,
-    `${BADGE_TAG}::before{content:"" !important;${block(GLYPH)}}`,
+    `${BADGE_TAG}[data-fit="full"]{${block(fitStyle('full'))}}`,
+    `${BADGE_TAG}[data-fit="compact"],${BADGE_TAG}[data-fit="over"]{${block(fitStyle('compact'))}}`,
   ];
   for (const status of Object.keys(STATUS_LOOK) as PageStatus[]) {
-    rules.push(`${BADGE_TAG}[data-status="${status}"]::before{${block(glyphStyle(status))}}`);
+    rules.push(`${BADGE_TAG}[data-status="${status}"]{background-image:${glyphImage(status)} !important}`);
   }
   return rules.join('\n');
 }
@@ -120,5 +154,5 @@ export function inlineHostStyle(): Style {
 }
 
 export function inlineGlyphStyle(status: PageStatus): Style {
-  return { ...GLYPH, ...glyphStyle(status) };
+  return { 'background-image': glyphImage(status) };
 }

@@ -18,14 +18,17 @@ export interface Target {
   after?: ChildNode;
 }
 
-const SELECTORS = {
+/** The stand-alone selectors of fields and links (find-targets.ts scans with them). */
+export const ELEMENT_SELECTORS = {
   input:
     'input[type="email" i],input[name*="mail" i],input[id*="mail" i],input[autocomplete~="email" i],textarea[name*="mail" i]',
   mailto: 'a[href^="mailto:" i]',
 } as const;
 
 /** One selector for every element kind, for a single querySelectorAll pass (plain text is walked apart). */
-export const TARGET_SELECTOR = [SELECTORS.input, SELECTORS.mailto, RECIPIENT_SELECTOR].join(',');
+export const TARGET_SELECTOR = [ELEMENT_SELECTORS.input, ELEMENT_SELECTORS.mailto, RECIPIENT_SELECTOR].join(
+  ',',
+);
 
 const TEXT_TYPES = new Set(['', 'email', 'text', 'search']);
 
@@ -43,7 +46,7 @@ export function inputAddresses(value: string): string[] {
 export function extractTarget(el: Element): Target | null {
   // Cheap tests on the tag and attributes first; `matches` only to confirm.
   const name = el.localName;
-  if (name === 'a' && el.matches(SELECTORS.mailto)) {
+  if (name === 'a' && el.matches(ELEMENT_SELECTORS.mailto)) {
     return { kind: 'mailto', emails: mailtoRecipients(el.getAttribute('href') ?? '') };
   }
   if (name === 'input' || name === 'textarea') return fieldTarget(el);
@@ -54,7 +57,7 @@ export function extractTarget(el: Element): Target | null {
 function fieldTarget(el: Element): Target | null {
   if (!isTextInput(el)) return null;
   if (isRecipientInput(el)) return { kind: 'recipient-input', emails: inputAddresses(el.value) };
-  if (el.matches(SELECTORS.input)) return { kind: 'input', emails: inputAddresses(el.value) };
+  if (el.matches(ELEMENT_SELECTORS.input)) return { kind: 'input', emails: inputAddresses(el.value) };
   return null;
 }
 

@@ -8,15 +8,19 @@ import { addressesInText } from '@/lib/shared/extract/address-list';
 import type { Target } from './targets';
 
 /** Where text is never read: code and styles, what the user edits, our own elements. */
-const SKIP =
-  'script,style,noscript,template,textarea,select,title,verimark-badge,verimark-overlay,[contenteditable=""],[contenteditable="true"],[contenteditable="plaintext-only"]';
-
-function readable(parent: Element, otherTargets: string): boolean {
-  if (parent.closest(SKIP)) return false;
-  if ((parent as HTMLElement).isContentEditable) return false;
-  // Text inside a link, chip or pill that is already a target of its own.
-  return parent.closest(otherTargets) === null;
-}
+const SKIP_TAGS = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'textarea',
+  'select',
+  'title',
+  'verimark-badge',
+  'verimark-overlay',
+]);
+const EDITABLE = new Set(['', 'true', 'plaintext-only']);
+const SKIP = `${[...SKIP_TAGS].join(',')},[contenteditable=""],[contenteditable="true"],[contenteditable="plaintext-only"]`;
 
 /** The plain-text target an element is: addresses in its own text nodes, or null. */
 export function textTarget(el: Element): Target | null {
@@ -34,24 +38,79 @@ export function textTarget(el: Element): Target | null {
   return after && emails.length > 0 ? { kind: 'text', emails, after } : null;
 }
 
+/** XPath's ordered snapshot type (XPathResult.ORDERED_NODE_SNAPSHOT_TYPE). */
+const SNAPSHOT = 7;
+
+/**
+ * The text nodes of `root` holding an '@', in document order. Chromium filters them natively with
+ * XPath: only those become script objects (a TreeWalker hands every text node of the page to the
+ * script). A TreeWalker where XPath is missing or cannot start at `root` (a shadow root).
+ */
+function* textsWithAt(doc: Document, root: Node): Generator<Text> {
+  // A small subtree (rows just added) is walked: starting XPath costs more than its few texts.
+  const small = root.nodeType === 1 && (root as Element).getElementsByTagName('*').length < 400;
+  if (!small && root.nodeType !== 11 && typeof doc.evaluate === 'function') {
+    let snapshot: XPathResult | null = null;
+    try {
+      snapshot = doc.evaluate('.//text()[contains(., "@")]', root, null, SNAPSHOT, null);
+    } catch {
+      snapshot = null;
+    }
+    if (snapshot) {
+      for (let i = 0; i < snapshot.snapshotLength; i++) yield snapshot.snapshotItem(i) as Text;
+      return;
+    }
+  }
+  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode())
+    if ((node as Text).data.includes('@')) yield node as Text;
+}
+
 /**
  * Calls `visit` once per element of `root` (itself included) whose own text holds an address.
- * `otherTargets` is the selector of the other kinds (their text is theirs).
+ * `otherTargets` is the selector of the other kinds (their text is theirs); `targets` the
+ * elements of `root` matching it, when the caller has them already (one lookup per ancestor
+ * instead of a selector match).
  */
 export function findTextTargets(
   root: Node,
   otherTargets: string,
   visit: (el: Element, target: Target) => void,
+  targets?: ReadonlySet<Element>,
 ): void {
   const doc = root.ownerDocument ?? (root as Document);
-  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  if (doc.designMode === 'on') return;
+  let known = targets;
+  if (!known) {
+    const all = new Set((root as ParentNode).querySelectorAll(otherTargets));
+    if (root.nodeType === 1 && (root as Element).matches(otherTargets)) all.add(root as Element);
+    known = all;
+  }
+  const isTarget = known;
+  // What lies above the scanned subtree is the same for all its text: asked once.
+  let outside: boolean | undefined;
+  const readableOutside = () => {
+    if (outside === undefined) {
+      const above = root.nodeType === 1 ? (root as Element).parentElement : null;
+      outside = !above || (above.closest(SKIP) === null && above.closest(otherTargets) === null);
+    }
+    return outside;
+  };
+  const readable = (parent: Element) => {
+    for (let el: Element | null = parent; el; el = el.parentElement) {
+      if (SKIP_TAGS.has(el.localName) || isTarget.has(el)) return false;
+      const editable = el.getAttribute('contenteditable');
+      if (editable !== null && EDITABLE.has(editable.toLowerCase())) return false;
+      if (el === root) return readableOutside();
+    }
+    return true;
+  };
   let last: Element | null = null;
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (!(node as Text).data.includes('@')) continue;
+  for (const node of textsWithAt(doc, root)) {
     const parent = node.parentElement;
     if (!parent || parent === last) continue;
     last = parent;
-    if (!readable(parent, otherTargets)) continue;
+    if (!readable(parent)) continue;
     const target = textTarget(parent);
     if (target) visit(parent, target);
   }

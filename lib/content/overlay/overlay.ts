@@ -8,6 +8,7 @@
 import { autoUpdate, computePosition, flip, offset, shift, size } from '@floating-ui/dom';
 import { h, setStyle } from '../badge/dom';
 import { OVERLAY_TAG } from '../badge/sheet';
+import { isUserEvent } from '../user-event';
 import { DARK, LIGHT, type PopoverView, renderPopover } from './popover-view';
 
 export { OVERLAY_TAG };
@@ -16,6 +17,8 @@ const MARGIN = 8;
 
 interface Open {
   anchor: HTMLElement;
+  /** Stops following the anchor (autoUpdate). */
+  unfollow: () => void;
   stop: () => void;
   onClosed: () => void;
 }
@@ -51,6 +54,46 @@ export class Overlay {
     } catch {
       // Already shown, or the Popover API is missing: the host's z-index still applies.
     }
+    const outside = (event: Event) => {
+      // Only a person's press closes it (not the presses a Replace makes on the compose's controls).
+      if (!isUserEvent(event)) return;
+      const path = event.composedPath();
+      if (!path.includes(host) && !path.includes(this.current?.anchor ?? anchor)) this.close(false);
+    };
+    const keys = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.stopPropagation();
+      event.preventDefault();
+      this.close(true);
+    };
+    const view_ = this.doc.defaultView;
+    this.doc.addEventListener('pointerdown', outside, { capture: true, signal: this.signal });
+    view_?.addEventListener('keydown', keys, { capture: true, signal: this.signal });
+    const open: Open = {
+      anchor,
+      onClosed,
+      unfollow: this.follow(anchor, panel),
+      stop: () => {
+        open.unfollow();
+        this.doc.removeEventListener('pointerdown', outside, { capture: true });
+        view_?.removeEventListener('keydown', keys, { capture: true });
+      },
+    };
+    this.current = open;
+    (panel.querySelector('button') ?? panel).focus({ preventScroll: true });
+  }
+
+  /** Moves the open popover to another anchor (its element was replaced on the page). */
+  moveTo(anchor: HTMLElement): void {
+    const open = this.current;
+    if (!open || !this.panel || open.anchor === anchor) return;
+    open.unfollow();
+    open.anchor = anchor;
+    open.unfollow = this.follow(anchor, this.panel);
+  }
+
+  /** Keeps the panel next to `anchor` while it is open (scrolling, resizing); returns the stop. */
+  private follow(anchor: HTMLElement, panel: HTMLElement): () => void {
     const place = () => {
       void computePosition(anchor, panel, {
         strategy: 'fixed',
@@ -71,30 +114,7 @@ export class Overlay {
         ],
       }).then(({ x, y }) => setStyle(panel, { left: `${x}px`, top: `${y}px` }));
     };
-    const stopAuto = autoUpdate(anchor, panel, place);
-    const outside = (event: Event) => {
-      const path = event.composedPath();
-      if (!path.includes(host) && !path.includes(anchor)) this.close(false);
-    };
-    const keys = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      event.stopPropagation();
-      event.preventDefault();
-      this.close(true);
-    };
-    const view_ = this.doc.defaultView;
-    this.doc.addEventListener('pointerdown', outside, { capture: true, signal: this.signal });
-    view_?.addEventListener('keydown', keys, { capture: true, signal: this.signal });
-    this.current = {
-      anchor,
-      onClosed,
-      stop: () => {
-        stopAuto();
-        this.doc.removeEventListener('pointerdown', outside, { capture: true });
-        view_?.removeEventListener('keydown', keys, { capture: true });
-      },
-    };
-    (panel.querySelector('button') ?? panel).focus({ preventScroll: true });
+    return autoUpdate(anchor, panel, place);
   }
 
   /** Redraws the open popover (its addresses changed state); focus stays on the same button. */

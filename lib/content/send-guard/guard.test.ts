@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userEvents } from '../user-event';
 import { DIALOG_TAG, dialogRoot } from './dialog';
 import { startSendGuard } from './guard';
+import { followHeld } from './held';
 import { FakeVerdicts } from './testing/fake-verdicts';
 import { GMAIL_LIKE, load, OUTLOOK_LIKE } from './testing/fixtures';
 
@@ -11,6 +12,9 @@ let controller: AbortController;
 let sent: { type: string; event: Event }[];
 let risky: boolean;
 let failing: boolean;
+/** The on-demand script cannot be had (e.g. the extension was reloaded). */
+let uiFails: boolean;
+let uiLoads: number;
 
 const $ = (selector: string) => document.querySelector(selector) as HTMLElement;
 const dialog = () => {
@@ -45,6 +49,8 @@ const ctrlEnter = (el: HTMLElement) =>
     new KeyboardEvent('keydown', { key: 'Enter', ctrlKey: true, bubbles: true, cancelable: true }),
   );
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** The dialog opens once its script is there (here at once: a resolved promise). */
+const settle = () => sleep(0);
 
 function gmailPage() {
   load(document, GMAIL_LIKE());
@@ -69,6 +75,8 @@ beforeEach(() => {
   sent = [];
   risky = false;
   failing = false;
+  uiFails = false;
+  uiLoads = 0;
   startSendGuard({
     win: window,
     signal: controller.signal,
@@ -76,6 +84,10 @@ beforeEach(() => {
     options: () => {
       if (failing) throw new Error('broken');
       return { warnRisky: risky };
+    },
+    ui: () => {
+      uiLoads++;
+      return uiFails ? Promise.reject(new Error('no script')) : Promise.resolve({ followHeld });
     },
   });
 });
@@ -94,6 +106,40 @@ describe('the send guard on a Gmail-like compose', () => {
     click($('#send'));
     expect(sent).toHaveLength(1);
     expect(dialog()).toBeNull();
+    // Nothing to warn about: the dialog's script is not asked for.
+    expect(uiLoads).toBe(0);
+  });
+
+  it('holds the very first press at once, before the dialog’s script is there; it opens when the script arrives', async () => {
+    gmailPage();
+    chip('to', 'nobody@rejecting.test');
+    book.set('nobody@rejecting.test', 'undeliverable');
+    click($('#send'));
+    // Held synchronously, in the press's own dispatch: the page never saw it.
+    expect(sent).toHaveLength(0);
+    expect(dialog()).toBeNull();
+    expect(uiLoads).toBe(1);
+    // A second press while the script is coming is part of the same check.
+    click($('#send'));
+    expect(sent).toHaveLength(0);
+    await settle();
+    expect(dialogText()).toContain('nobody@rejecting.test');
+    expect(uiLoads).toBe(1);
+    pressDialog('Send anyway');
+    await sleep(0);
+    expect(sent).toHaveLength(1);
+  });
+
+  it('fails open when the dialog’s script cannot be had: the held press is sent once', async () => {
+    uiFails = true;
+    gmailPage();
+    chip('to', 'nobody@rejecting.test');
+    book.set('nobody@rejecting.test', 'undeliverable');
+    click($('#send'));
+    expect(sent).toHaveLength(0);
+    await settle();
+    expect(sent).toHaveLength(1);
+    expect(dialog()).toBeNull();
   });
 
   it('holds back a send to an undeliverable recipient until “Send anyway”, then sends exactly once', async () => {
@@ -104,6 +150,7 @@ describe('the send guard on a Gmail-like compose', () => {
     book.set('nobody@rejecting.test', 'undeliverable', { reason: 'rejected_email' });
     click($('#send'));
     expect(sent).toHaveLength(0);
+    await settle();
     const panel = dialog()?.querySelector('[role=alertdialog]');
     expect(panel?.getAttribute('aria-modal')).toBe('true');
     expect(dialogText()).toContain('nobody@rejecting.test');
@@ -116,12 +163,13 @@ describe('the send guard on a Gmail-like compose', () => {
     expect(dialog()).toBeNull();
   });
 
-  it('Escape means “Edit recipients”: no send, focus back in the compose', () => {
+  it('Escape means “Edit recipients”: no send, focus back in the compose', async () => {
     gmailPage();
     chip('cc', 'nobody@rejecting.test');
     book.set('nobody@rejecting.test', 'undeliverable');
     ctrlEnter($('#body'));
     expect(sent).toHaveLength(0);
+    await settle();
     const root = dialog();
     expect(root?.activeElement?.textContent).toBe('Edit recipients');
     root
@@ -134,11 +182,12 @@ describe('the send guard on a Gmail-like compose', () => {
     });
   });
 
-  it('keeps Tab inside the dialog', () => {
+  it('keeps Tab inside the dialog', async () => {
     gmailPage();
     chip('to', 'nobody@rejecting.test');
     book.set('nobody@rejecting.test', 'undeliverable');
     click($('#send'));
+    await settle();
     const root = dialog();
     const tab = (shiftKey = false) =>
       root?.activeElement?.dispatchEvent(
@@ -164,6 +213,7 @@ describe('the send guard on a Gmail-like compose', () => {
     book.set('nobody@rejecting.test', 'undeliverable');
     ctrlEnter($('#body'));
     expect(sent).toHaveLength(0);
+    await settle();
     pressDialog('Send anyway');
     await sleep(0);
     expect(sent.map((s) => s.type)).toEqual(['mouseup']);
@@ -174,6 +224,7 @@ describe('the send guard on a Gmail-like compose', () => {
     chip('to', 'slow@deliverable.test');
     click($('#send'));
     expect(sent).toHaveLength(0);
+    await settle();
     expect(dialogText()).toContain('Checking recipients…');
     book.set('slow@deliverable.test', 'deliverable');
     await sleep(250);
@@ -238,17 +289,19 @@ describe('the send guard on a Gmail-like compose', () => {
     chip('to', 'nobody@rejecting.test');
     book.set('nobody@rejecting.test', 'undeliverable');
     click($('#send'));
+    await settle();
     expect(dialog()).not.toBeNull();
     document.querySelector(DIALOG_TAG)?.remove();
     await sleep(0);
     click($('#send'));
+    await settle();
     expect(dialog()).not.toBeNull();
     pressDialog('Send anyway');
     await sleep(0);
     expect(sent).toHaveLength(1);
   });
 
-  it('warns for risky recipients only with the option on', () => {
+  it('warns for risky recipients only with the option on', async () => {
     gmailPage();
     chip('to', 'all@catch-all.test');
     book.set('all@catch-all.test', 'risky', { reason: 'catch_all' });
@@ -257,6 +310,7 @@ describe('the send guard on a Gmail-like compose', () => {
     risky = true;
     click($('#send'));
     expect(sent).toHaveLength(1);
+    await settle();
     expect(dialogText()).toContain('Risky');
   });
 
@@ -265,6 +319,7 @@ describe('the send guard on a Gmail-like compose', () => {
     chip('to', 'alice@gmial.com');
     book.set('alice@gmial.com', 'undeliverable', { reason: 'invalid_domain', suggestion: 'alice@gmail.com' });
     click($('#send'));
+    await settle();
     expect(dialogText()).toContain('Did you mean alice@gmail.com?');
     const replace = dialog()?.querySelector(
       'button[aria-label="Replace alice@gmial.com with alice@gmail.com"]',
@@ -278,14 +333,16 @@ describe('the send guard on a Gmail-like compose', () => {
     expect(sent).toHaveLength(0);
   });
 
-  it('ignores the page’s own synthetic presses (only the user’s input is guarded)', () => {
+  it('ignores the page’s own synthetic presses (only the user’s input is guarded)', async () => {
     vi.spyOn(userEvents, 'trusted').mockReturnValue(false);
     gmailPage();
     chip('to', 'nobody@rejecting.test');
     book.set('nobody@rejecting.test', 'undeliverable');
     click($('#send'));
     expect(sent).toHaveLength(1);
+    await settle();
     expect(dialog()).toBeNull();
+    expect(uiLoads).toBe(0);
   });
 });
 
@@ -303,6 +360,7 @@ describe('the send guard on an Outlook-like compose', () => {
     book.set('nobody@rejecting.test', 'undeliverable');
     $('#send').click();
     expect(sent).toHaveLength(0);
+    await settle();
     expect(dialogText()).toContain('nobody@rejecting.test');
     pressDialog('Send anyway');
     await sleep(0);

@@ -13,17 +13,26 @@
  *   about to be sent to) → held back, "Checking recipients…" for at most WAIT_MS, then the
  *   warning or the send.
  *
+ * The hold itself is here, in the marking script, and synchronous, so even the first Send of a
+ * page is caught; the dialog and what follows (held.ts) are not: they come with the on-demand
+ * script (lib/content/overlay/load.ts), asked for once a press is held back.
+ *
  * A held-back send goes out only by a faithful re-trigger (retrigger.ts explains it): after
  * "Send anyway" (the user's second press), or when the check ends with nothing to warn about,
- * fails, times out or the extension stops meanwhile (fail open). Any exception while deciding
- * lets the original event through. The guard never sends without the user having pressed Send.
+ * fails, times out, the dialog's script cannot be had or the extension stops meanwhile (fail
+ * open). Any exception while deciding lets the original event through. The guard never sends without the user having pressed Send.
  */
 import { isUserEvent } from '../user-event';
 import { composeOf, composeRecipients, sendButtonIn, sendButtonOnPath } from './compose';
-import { type Decision, decide, type GuardOptions, type Verdicts, WAIT_MS } from './decide';
-import { type GuardDialog, openDialog } from './dialog';
-import { replaceRecipient } from './replace';
+import { type Decision, decide, type GuardOptions, type Verdicts } from './decide';
+import type { GuardDialog } from './dialog';
+import type { followHeld } from './held';
 import { isOwnEvent, pressButton, repeatKey } from './retrigger';
+
+/** What follows a hold (held.ts), from the on-demand script. */
+export interface GuardUi {
+  followHeld: typeof followHeld;
+}
 
 interface SendGuardDeps {
   win: Window;
@@ -31,6 +40,8 @@ interface SendGuardDeps {
   book: Verdicts;
   /** Current options; null turns the guard off (e.g. the site's guard was switched off). */
   options(): GuardOptions | null;
+  /** The code of what follows a hold (loadUi in the content script); a rejection lets the send go on. */
+  ui(): Promise<GuardUi>;
 }
 
 /** What was pressed: enough to press it again. */
@@ -41,8 +52,6 @@ interface Press {
   /** Where focus was when Send was pressed (it goes back there after "Edit recipients"). */
   focus: Element | null;
 }
-
-const POLL_MS = 100;
 
 function deepActive(doc: Document): Element | null {
   let el = doc.activeElement;
@@ -82,7 +91,7 @@ export function startSendGuard(deps: SendGuardDeps): void {
       if (decision.action === 'pass') return false;
       busy = true;
       const id = ++runs;
-      void run(p, decision).finally(() => {
+      void follow(p, decision).finally(() => {
         if (id !== runs) return; // a later press took over
         busy = false;
         shown = null;
@@ -147,80 +156,35 @@ export function startSendGuard(deps: SendGuardDeps): void {
     else if (p.key && (p.key.target as Node).isConnected) repeatKey(p.key.target, p.key.event);
   };
 
-  const run = async (p: Press, first: Decision): Promise<void> => {
-    let dialog: GuardDialog | null = null;
-    try {
-      let decision: Decision | { action: 'edit' } = first;
-      if (decision.action === 'wait') {
-        // They are about to be written to: verified now (not from the page budget), whatever
-        // phase they are in (the book asks once the cache lookup is done).
-        for (const email of decision.waiting) book.verifyNow(email);
-        dialog = openDialog(win.document, decision.waiting.length, signal);
-        shown = dialog;
-        decision = await waitForVerdicts(p, dialog);
-      }
-      if (decision.action === 'edit') {
-        dialog?.close();
-        restoreFocus(p, null);
-        return;
-      }
-      if (signal.aborted || decision.action !== 'warn') {
-        dialog?.close();
-        dialog = null;
-        resend(p);
-        return;
-      }
-      dialog ??= openDialog(win.document, 0, signal);
-      shown = dialog;
-      dialog.warn(decision.flagged, replaceRecipient);
-      const choice = await Promise.race([dialog.choice, aborted(signal)]);
-      dialog.close();
-      dialog = null;
-      if (choice === 'send') resend(p);
-      else if (choice === 'edit') restoreFocus(p, decision.flagged[0]?.el ?? null);
-    } catch {
-      // Fail open: the user pressed Send, so the send goes on.
-      dialog?.close();
-      resend(p);
+  /** After the hold: the dialog and what follows (held.ts) come with the on-demand script. */
+  const follow = async (p: Press, decision: Decision): Promise<void> => {
+    if (decision.action === 'wait') {
+      // They are about to be written to: verified now (not from the page budget), whatever
+      // phase they are in (the book asks once the cache lookup is done).
+      for (const email of decision.waiting) book.verifyNow(email);
     }
-  };
-
-  /** Polls the verdicts until none is coming or WAIT_MS passed (then what is unknown passes). */
-  const waitForVerdicts = (p: Press, dialog: GuardDialog): Promise<Decision | { action: 'edit' }> =>
-    new Promise((resolve) => {
-      const started = Date.now();
-      let timer = 0;
-      const finish = (d: Decision | { action: 'edit' }) => {
-        win.clearTimeout(timer);
-        resolve(d);
-      };
-      void dialog.choice.then((choice) =>
-        finish(choice === 'send' ? { action: 'pass' } : { action: 'edit' }),
-      );
-      signal.addEventListener('abort', () => finish({ action: 'pass' }), { once: true });
-      const tick = () => {
-        try {
-          const opts = deps.options();
-          const final = Date.now() - started >= WAIT_MS;
-          const d = opts
-            ? decide(composeRecipients(p.compose), book, opts, final)
-            : ({ action: 'pass' } as const);
-          if (d.action !== 'wait') return finish(d);
-          // Typed or added since the press, or found uncached by the lookup meanwhile.
-          for (const email of d.waiting) if (book.isUnverified(email)) book.verifyNow(email);
-        } catch {
-          return finish({ action: 'pass' });
-        }
-        timer = win.setTimeout(tick, POLL_MS);
-      };
-      tick();
-    });
-
-  const restoreFocus = (p: Press, flaggedEl: Element | null) => {
-    const field = flaggedEl?.closest('div[name],[contenteditable="true"]');
-    const box = (field?.querySelector('input,textarea') ?? field ?? p.focus) as HTMLElement | null;
-    const target = box?.isConnected ? box : (p.focus as HTMLElement | null);
-    target?.focus?.();
+    let ui: GuardUi;
+    try {
+      ui = await deps.ui();
+      if (signal.aborted) throw new Error('stopped');
+    } catch {
+      resend(p); // fail open: no dialog can be shown, the user pressed Send
+      return;
+    }
+    await ui.followHeld(
+      {
+        win,
+        signal,
+        book,
+        options: deps.options,
+        resend: () => resend(p),
+        shown: (dialog) => {
+          shown = dialog;
+        },
+      },
+      p,
+      decision,
+    );
   };
 
   const options = { capture: true, signal };
@@ -228,11 +192,4 @@ export function startSendGuard(deps: SendGuardDeps): void {
     win.addEventListener(type, pointer, options);
   }
   for (const type of ['keydown', 'keypress', 'keyup']) win.addEventListener(type, key, options);
-}
-
-function aborted(signal: AbortSignal): Promise<'aborted'> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve('aborted');
-    signal.addEventListener('abort', () => resolve('aborted'), { once: true });
-  });
 }

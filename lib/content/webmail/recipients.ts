@@ -53,6 +53,24 @@ const RECIPIENT_SELECTORS = {
 /** Every recipient and sender hook, for one querySelectorAll pass. */
 export const RECIPIENT_SELECTOR = Object.values(RECIPIENT_SELECTORS).join(',');
 
+/**
+ * The same hooks split for a fast scan (extract/find-targets.ts): those that stand alone, and
+ * those that hold only inside a compose field ([wrapper, what inside it]). Matching a descendant
+ * combinator over a whole page costs more than everything else the scan does; finding the few
+ * wrappers first does not.
+ */
+export const RECIPIENT_ALONE = [
+  'div[role="option"][data-hovercard-id]',
+  ...FIELDS.map((f) => `textarea[name="${f}"]`),
+  'input[peoplekit-id]',
+  'span._EType_RECIPIENT_ENTITY',
+  RECIPIENT_SELECTORS.message,
+].join(',');
+export const RECIPIENT_SCOPED: readonly (readonly [wrapper: string, inner: string])[] = [
+  [GMAIL_WRAPPERS.join(','), '[data-hovercard-id],input,textarea'],
+  [[...OUTLOOK_WELLS, ...OUTLOOK_GROUPS].join(','), '[title*="@"],[aria-label*="@"],span'],
+];
+
 /** The compose field (To, Cc, Bcc) an element sits in, or null. */
 export function fieldOf(el: Element): RecipientField | null {
   const own = el.getAttribute('name')?.toLowerCase();

@@ -49,6 +49,28 @@ export function badgeOverlaps(page: Page): Promise<Overlap[]> {
   });
 }
 
+/**
+ * Table cells whose box (page coordinates, width, height) differs from what the page recorded
+ * before any mark was drawn (`window.cellBoxesBefore`, written by the fixture at DOMContentLoaded).
+ */
+export function changedCells(page: Page): Promise<{ cell: number; before: string; after: string }[]> {
+  return page.evaluate(() => {
+    const before = (window as unknown as { cellBoxesBefore?: string[] }).cellBoxesBefore;
+    if (!before) throw new Error('the page recorded no cell boxes');
+    const after = [...document.querySelectorAll('td,th')].map((c) => {
+      const r = c.getBoundingClientRect();
+      return [r.x + scrollX, r.y + scrollY, r.width, r.height]
+        .map((v) => Math.round(v * 100) / 100)
+        .join(',');
+    });
+    if (after.length !== before.length)
+      throw new Error(`${before.length} cells before, ${after.length} after`);
+    return after
+      .map((box, cell) => ({ cell, before: before[cell] ?? '', after: box }))
+      .filter((c) => c.before !== c.after);
+  });
+}
+
 /** The box of the open popover (found through the accessibility tree: it lives in a closed shadow root). */
 export async function openDialogBox(page: Page) {
   const dialog = await page.waitForSelector('::-p-aria([role="dialog"])', { timeout: 10_000 });

@@ -1,0 +1,43 @@
+/**
+ * The content benchmark's page: a CRM-like table of ~20,000 elements with one mailto target per
+ * row, a long-task recorder, and `__churn()`, which appends 50 rows every 100 ms.
+ */
+export const ROWS = 1_000;
+export const CHURN_MS = 5_000;
+
+export function crmPage(): string {
+  const rows: string[] = [];
+  for (let i = 0; i < ROWS; i++) {
+    rows.push(
+      `<tr><td>${i + 1}</td><td><div class="who"><span>Contact</span> <b>${i + 1}</b></div></td>` +
+        `<td><a class="t" href="mailto:person${i}@example${i % 40}.test">person${i}@example${i % 40}.test</a></td>` +
+        `<td><span>owner${i % 7}</span></td><td><div><i>note</i> <span>call back</span></div></td>` +
+        `<td><button type="button">Edit</button></td></tr>`,
+    );
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench</title>
+<style>body{font:14px sans-serif;margin:0}td{border:1px solid #ccc;padding:2px 6px;white-space:nowrap}</style>
+<script>
+  window.__long = [];
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); })
+    .observe({ type: 'longtask', buffered: true });
+</script></head><body><table id="t"><tbody>${rows.join('')}</tbody></table>
+<script>
+  let n = ${ROWS};
+  window.__churn = () => {
+    const body = document.querySelector('#t tbody');
+    const id = setInterval(() => {
+      const rows = [];
+      for (let k = 0; k < 50; k++, n++) {
+        const tr = document.createElement('tr');
+        tr.innerHTML = '<td>' + n + '</td><td><div class="who"><span>Contact</span> <b>' + n + '</b></div></td>' +
+          '<td><a class="t" href="mailto:late' + n + '@example.test">late' + n + '@example.test</a></td>' +
+          '<td><span>owner</span></td><td><div><i>note</i></div></td><td><button type="button">Edit</button></td>';
+        rows.push(tr);
+      }
+      body.append(...rows);
+    }, 100);
+    return new Promise((r) => setTimeout(() => { clearInterval(id); r(); }, ${CHURN_MS}));
+  };
+</script></body></html>`;
+}

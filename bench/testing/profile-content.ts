@@ -1,0 +1,234 @@
+/**
+ * Where the content script's main-thread time goes on the benchmark's page (bench/content-chromium.ts):
+ * a Chromium trace (self time per trace event: script, style, layout, parsing…) and a V8 CPU
+ * profile (self time per function of the extension's scripts), for the first marking of the page
+ * and for 5 s of churn. Not a benchmark (no floor): a tool to read before changing the script.
+ *
+ *   node --import tsx bench/testing/profile-content.ts [load|churn] [off]
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CDPSession } from 'puppeteer-core';
+import { launchChromiumSession } from '../../test/e2e/testing/chromium';
+import { enableSites } from '../../test/e2e/testing/content-pages';
+import { crmPage, ROWS } from './crm-page';
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; data?: Record<string, unknown> };
+}
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'blink',
+  'toplevel',
+  'v8',
+];
+
+async function trace(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e: { value: TraceEvent[] }) => events.push(...e.value));
+  const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
+  await cdp.send('Tracing.start', {
+    traceConfig: { includedCategories: CATEGORIES },
+    transferMode: 'ReportEvents',
+  });
+  await run();
+  await cdp.send('Tracing.end');
+  await done;
+  return events;
+}
+
+/** Self time (ms) per event name on the busiest renderer main thread. */
+function selfTimes(events: TraceEvent[]): [string, number, number][] {
+  const threads = new Map<string, string>();
+  for (const e of events)
+    if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    const key = `${e.pid}:${e.tid}`;
+    if (threads.get(key) !== 'CrRendererMain' || e.ph !== 'X' || e.dur === undefined) continue;
+    (byThread.get(key) ?? byThread.set(key, []).get(key))?.push(e);
+  }
+  let best: TraceEvent[] = [];
+  let bestTotal = 0;
+  for (const list of byThread.values()) {
+    const total = list
+      .filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask')
+      .reduce((s, e) => s + (e.dur ?? 0), 0);
+    if (total > bestTotal) [best, bestTotal] = [list, total];
+  }
+  best.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  if (process.env.TIMELINE) {
+    const t0 = best[0]?.ts ?? 0;
+    const shown = new Set([
+      'FunctionCall',
+      'EvaluateScript',
+      'LocalFrameView::performLayout',
+      'Document::recalcStyle',
+      'Blink.PrePaint.UpdateTime',
+      'ParseHTML',
+      'TimerFire',
+      'FireIdleCallback',
+      'Paint',
+      'Blink.CompositingInputs.UpdateTime',
+      'Document::rebuildLayoutTree',
+      'ThreadControllerImpl::RunTask',
+    ]);
+    for (const e of best)
+      if (shown.has(e.name) && (e.dur ?? 0) > 2000)
+        console.log(
+          `${((e.ts - t0) / 1000).toFixed(0).padStart(6)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(7)} ${nameOf(e)}`,
+        );
+  }
+  const self = new Map<string, [number, number]>();
+  const stack: { e: TraceEvent; child: number }[] = [];
+  const close = (upTo: number) => {
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as { e: TraceEvent; child: number };
+      if (top.e.ts + (top.e.dur ?? 0) > upTo) break;
+      stack.pop();
+      const name = nameOf(top.e);
+      const entry = self.get(name) ?? [0, 0];
+      entry[0] += ((top.e.dur ?? 0) - top.child) / 1000;
+      entry[1] += 1;
+      self.set(name, entry);
+      const parent = stack[stack.length - 1];
+      if (parent) parent.child += top.e.dur ?? 0;
+    }
+  };
+  for (const e of best) {
+    close(e.ts);
+    stack.push({ e, child: 0 });
+  }
+  close(Number.POSITIVE_INFINITY);
+  console.log(`main thread RunTask total: ${(bestTotal / 1000).toFixed(1)} ms`);
+  return [...self].map(([k, [ms, n]]) => [k, ms, n] as [string, number, number]).sort((a, b) => b[1] - a[1]);
+}
+
+function nameOf(e: TraceEvent): string {
+  const data = e.args?.data;
+  if (e.name === 'FunctionCall' || e.name === 'EvaluateScript' || e.name === 'v8.compile') {
+    const url = String(data?.url ?? data?.scriptName ?? '');
+    return `${e.name} ${url.includes('chrome-extension') ? 'EXT' : url ? 'page' : ''}`;
+  }
+  return e.name;
+}
+
+function profileSummary(profile: CpuProfile): void {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes as (ProfileNode & { children?: number[] })[])
+    for (const c of n.children ?? []) parent.set(c, n.id);
+  const who = process.env.CALLERS;
+  if (who) {
+    const stacks = new Map<string, number>();
+    profile.samples.forEach((id, i) => {
+      if (byId.get(id)?.callFrame.functionName !== who) return;
+      const chain: string[] = [];
+      for (let p = parent.get(id); p !== undefined && chain.length < 6; p = parent.get(p)) {
+        const f = byId.get(p)?.callFrame;
+        chain.push(`${f?.functionName || '(anon)'}:${f?.lineNumber}`);
+      }
+      const key = chain.join(' < ');
+      stacks.set(key, (stacks.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    });
+    for (const [k, v] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 10))
+      console.log(v.toFixed(1).padStart(8), k);
+  }
+  const self = new Map<string, number>();
+  const byUrl = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const node = byId.get(id);
+    if (!node) return;
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    const f = node.callFrame;
+    const url = f.url.includes('chrome-extension') ? f.url.replace(/^.*\//, 'EXT ') : f.url ? 'page' : '';
+    const key = `${f.functionName || '(anon)'} ${url}:${f.lineNumber}:${f.columnNumber}`;
+    self.set(key, (self.get(key) ?? 0) + dt);
+    byUrl.set(url || f.functionName, (byUrl.get(url || f.functionName) ?? 0) + dt);
+  });
+  console.log('-- CPU profile self time by script --');
+  for (const [k, v] of [...byUrl].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(v.toFixed(1).padStart(8), k);
+  console.log('-- CPU profile self time by function --');
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    console.log(v.toFixed(1).padStart(8), k);
+}
+
+async function main(): Promise<void> {
+  const mode = process.argv[2] ?? 'load';
+  const marked = process.argv[3] !== 'off';
+  const html = crmPage();
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const url = marked ? `http://127.0.0.1:${port}/` : `http://localhost:${port}/`;
+  const session = await launchChromiumSession();
+  try {
+    await enableSites(session, {
+      serviceUrl: 'http://127.0.0.1:9',
+      apiKey: 'vm_bench_no_service',
+      enabledSites: ['127.0.0.1'],
+      autoVerifyBudget: 0,
+    });
+    const page = await session.browser.newPage();
+    await page.bringToFront();
+    const cdp = await page.createCDPSession();
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    const allMarked = async () => {
+      for (let i = 0; i < 100; i++) {
+        const n = await page.evaluate(
+          () => document.querySelectorAll('[data-verimark-status="unverified"]').length,
+        );
+        if (n >= ROWS || !marked) return;
+        await sleep(100);
+      }
+      throw new Error('not all marked');
+    };
+    if (mode === 'churn') {
+      await page.goto(url, { waitUntil: 'load' });
+      await allMarked();
+      await sleep(1000);
+    }
+    await cdp.send('Profiler.start');
+    const events = await trace(cdp, async () => {
+      if (mode === 'churn') {
+        await page.evaluate(() => (window as unknown as { __churn(): Promise<void> }).__churn());
+        await sleep(500);
+      } else {
+        await page.goto(url, { waitUntil: 'load' });
+        await allMarked();
+        await sleep(1500);
+      }
+    });
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+    console.log(`== ${mode}, marking ${marked ? 'on' : 'off'} ==`);
+    for (const [name, ms, n] of selfTimes(events).slice(0, 30))
+      console.log(ms.toFixed(1).padStart(8), String(n).padStart(6), name);
+    profileSummary(profile);
+  } finally {
+    await session.close();
+    server.close();
+  }
+}
+
+await main();

@@ -1,0 +1,29 @@
+/**
+ * A WXT hook (vite:build:extendConfig): the scripts that run in web pages — content scripts and
+ * unlisted scripts (the on-demand popover script) — get `wxt/browser` from lib/content/browser.ts
+ * (the browser's own API object) instead of webextension-polyfill, which the
+ * @wxt-dev/webextension-polyfill module sets for every build. The background and the extension's
+ * pages keep the polyfill. Why it is safe for page scripts: lib/content/browser.ts.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Alias, AliasOptions, InlineConfig } from 'vite';
+
+export const PAGE_BROWSER = fileURLToPath(new URL('../lib/content/browser.ts', import.meta.url));
+
+const PAGE_SCRIPT_TYPES = new Set(['content-script', 'unlisted-script']);
+
+function aliasList(alias: AliasOptions | undefined): Alias[] {
+  if (!alias) return [];
+  if (Array.isArray(alias)) return [...alias];
+  return Object.entries(alias).map(([find, replacement]) => ({ find, replacement }));
+}
+
+/** Puts the page scripts' `wxt/browser` first (Vite takes the first alias that matches). */
+export function pageScriptsBrowser(entrypoints: readonly { type: string }[], config: InlineConfig): void {
+  if (entrypoints.length === 0 || !entrypoints.every((e) => PAGE_SCRIPT_TYPES.has(e.type))) return;
+  config.resolve ??= {};
+  config.resolve.alias = [
+    { find: /^wxt\/browser$/, replacement: PAGE_BROWSER },
+    ...aliasList(config.resolve.alias),
+  ];
+}
