@@ -1,38 +1,33 @@
 /**
  * Recent lookups from the background's cache: choosing one shows its verdict without a call.
- * Checks the background keeps until the service is back come first, marked pending.
+ * Checks the background keeps (waiting for the service, or refused when sent) come first.
  */
 
 import { t } from '@/lib/shared/i18n';
 import type { PendingCheckView, VerdictView } from '@/lib/shared/messages';
 import { formatAge } from '../format';
+import { KeptChecks } from './kept-checks';
 import { statusText } from './verdict-text';
+
+const ignore = () => {};
 
 export function RecentLookups({
   pending = [],
   lookups,
   onSelect,
+  onRetryKept = ignore,
+  onDismissKept = ignore,
 }: {
   pending?: PendingCheckView[];
   lookups: VerdictView[];
   onSelect: (verdict: VerdictView) => void;
+  onRetryKept?: (check: PendingCheckView) => void;
+  onDismissKept?: (check: PendingCheckView) => void;
 }) {
   return (
     <section class="recent" aria-labelledby="recent-heading">
       <h2 id="recent-heading">{t('popup_recent_heading')}</h2>
-      {pending.length > 0 && (
-        <ul class="recent-list" data-testid="pending-checks">
-          {pending.map((check) => (
-            <li key={`${check.mode}:${check.email}`} class="recent-item pending-item" data-status="pending">
-              <span class="dot status-pending" aria-hidden="true" />
-              <span class="recent-email">{check.email}</span>
-              <span class="recent-meta">
-                {statusText('pending')} · {t('popup_pending_check')}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <KeptChecks checks={pending} onRetry={onRetryKept} onDismiss={onDismissKept} />
       {lookups.length === 0 && pending.length === 0 ? (
         <p class="muted">{t('popup_recent_empty')}</p>
       ) : lookups.length === 0 ? null : (

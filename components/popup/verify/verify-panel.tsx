@@ -2,7 +2,8 @@
  * "Email address" + "Verify": a local syntax check first, then the background (cache or service).
  * A check the background could not send (service unreachable) is kept there and sent when the
  * service is back, also after the popup closed; it is listed as pending until its verdict lands in
- * the recent lookups.
+ * the recent lookups — or, when the service refused it, listed with why and Retry / Dismiss (and
+ * said where its verdict would have shown, when the popup is open as it happens).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { checkEmail } from '@/lib/shared/address';
@@ -12,6 +13,7 @@ import { useAccount } from '../account';
 import { useApi, useRecovered } from '../api-status';
 import { useAnnounce } from '../live-status';
 import { useInterval } from '../use-interval';
+import { refusedNamedText } from './kept-checks';
 import { RecentLookups } from './recent-lookups';
 import { VerdictCard } from './verdict-card';
 import { statusText } from './verdict-text';
@@ -19,6 +21,8 @@ import { statusText } from './verdict-text';
 const RECENT_LIMIT = 5;
 /** How often the lists are read again while a kept check waits. */
 const PENDING_REFRESH_MS = 2000;
+/** How long the verdict of a kept check that was just sent is waited for here. */
+const SENT_WAIT_MS = 120_000;
 
 function invalidVerdict(email: string): VerdictView {
   return {
@@ -49,8 +53,12 @@ export function VerifyPanel() {
   const [recent, setRecent] = useState<VerdictView[]>([]);
   /** The address just asked whose check the background kept (service unreachable): its verdict is shown once it lands. */
   const [queued, setQueued] = useState<string | null>(null);
+  /** When that check left the kept list (sent, its verdict on the way), or null while kept. */
+  const [sentAt, setSentAt] = useState<number | null>(null);
   /** Checks the background keeps until the service is back. */
   const [pending, setPending] = useState<PendingCheckView[]>([]);
+  /** The check just asked was kept, then refused when it was sent: said in the verdict slot. */
+  const [refusedNow, setRefusedNow] = useState<PendingCheckView | null>(null);
   const recovered = useRecovered();
   const { refresh: refreshAccount } = useAccount();
 
@@ -80,6 +88,8 @@ export function VerifyPanel() {
     setBusy(true);
     setVerdict(null);
     setQueued(null);
+    setSentAt(null);
+    setRefusedNow(null);
     announce(t('popup_verifying', email));
     const outcome = await call.result(
       () => sendMessage('verifyEmail', force ? { email, force } : { email }),
@@ -102,12 +112,29 @@ export function VerifyPanel() {
     if (!result.cached && result.status !== 'invalid') refreshAccount();
   };
 
-  /** Reads both lists; the check just asked, once answered, shows its verdict. */
+  /** Reads both lists; the check just asked, once answered, shows its verdict (or why it was refused). */
   const refreshKept = async (sendNow = false) => {
     const [left, list] = await Promise.all([loadPending(sendNow), loadRecent()]);
-    if (!queued || !left || left.some((check) => check.email === queued)) return;
+    if (!queued || !left) return;
+    const kept = left.find((check) => check.email === queued);
+    if (kept?.refused) {
+      setQueued(null);
+      setSentAt(null);
+      setRefusedNow(kept);
+      // The sentence itself is in the verdict slot; the status line says it briefly.
+      announce(t('popup_kept_refused_announce', kept.email));
+      return;
+    }
+    if (kept) return;
     const done = list?.find((item) => item.email === queued);
+    if (!done) {
+      // Sent: the service is verifying it. Waited for a while, then left to the recent list.
+      const since = sentAt ?? Date.now();
+      if (sentAt === null) setSentAt(since);
+      if (Date.now() - since < SENT_WAIT_MS) return;
+    }
     setQueued(null);
+    setSentAt(null);
     if (done) {
       setVerdict(done);
       announce(t('popup_announce_verdict', done.email, statusText(done.status)));
@@ -117,7 +144,23 @@ export function VerifyPanel() {
   useEffect(() => {
     if (recovered > 0) void refreshKept(true);
   }, [recovered]);
-  useInterval(() => void refreshKept(), pending.length > 0 || queued ? PENDING_REFRESH_MS : null);
+  const waiting = pending.some((check) => !check.refused);
+  useInterval(() => void refreshKept(), waiting || queued ? PENDING_REFRESH_MS : null);
+
+  const retryKept = async (check: PendingCheckView) => {
+    setRefusedNow(null);
+    setVerdict(null);
+    setQueued(check.email);
+    setSentAt(null);
+    await call(() => sendMessage('retryPendingCheck', { email: check.email, mode: check.mode }), 'local');
+    void loadPending();
+  };
+  const dismissKept = async (check: PendingCheckView) => {
+    if (refusedNow?.email === check.email) setRefusedNow(null);
+    await call(() => sendMessage('dismissPendingCheck', { email: check.email, mode: check.mode }), 'local');
+    announce(t('popup_dismissed', check.email));
+    void loadPending();
+  };
 
   const onSuggestion = (suggestion: string) => {
     const next = suggestedAddress(verdict?.email ?? input, suggestion);
@@ -154,9 +197,15 @@ export function VerifyPanel() {
       </form>
       <div class="verdict-slot">
         {busy && <p class="muted">{t('popup_verifying', checkEmail(input).email)}</p>}
-        {queued && !busy && (
+        {queued && sentAt !== null && !busy && <p class="muted">{t('popup_verifying', queued)}</p>}
+        {queued && sentAt === null && !busy && (
           <p class="queued" data-testid="verify-queued">
             {t('popup_verify_queued', queued)}
+          </p>
+        )}
+        {refusedNow?.refused && !busy && (
+          <p class="form-error refused-now" data-testid="verify-refused">
+            {refusedNamedText(refusedNow.email, refusedNow.refused)}
           </p>
         )}
         {verdict && (
@@ -170,6 +219,8 @@ export function VerifyPanel() {
       <RecentLookups
         pending={pending}
         lookups={recent}
+        onRetryKept={(check) => void retryKept(check)}
+        onDismissKept={(check) => void dismissKept(check)}
         onSelect={(item) => {
           setInput(item.email);
           setVerdict({ ...item, cached: true });

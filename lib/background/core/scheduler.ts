@@ -5,7 +5,7 @@
  */
 import { browser } from 'wxt/browser';
 import { getJobs, isRunning } from '../../storage/jobs';
-import { getPendingChecks } from '../../storage/pending-checks';
+import { getWaitingChecks } from '../../storage/pending-checks';
 
 export const POLL_ALARM = 'verimark-poll';
 /** Chrome's shortest alarm period. */
@@ -15,7 +15,7 @@ const POPUP_POLL_INTERVAL_MS = 2_000;
 
 /** Arms the alarm when jobs are running or checks wait to be sent, clears it when none do. */
 export async function ensurePollAlarm(): Promise<boolean> {
-  const running = (await getJobs()).some(isRunning) || (await getPendingChecks()).length > 0;
+  const running = (await getJobs()).some(isRunning) || (await getWaitingChecks()).length > 0;
   const existing = await browser.alarms.get(POLL_ALARM);
   if (running && !existing) {
     await browser.alarms.create(POLL_ALARM, {

@@ -7,7 +7,7 @@ import { getPendingChecks } from '../../storage/pending-checks';
 import { updateSettings } from '../../storage/settings';
 import type { SenderInfo } from '../core/authorize';
 import { dispatch } from '../core/router';
-import { POLL_ALARM } from '../core/scheduler';
+import { ensurePollAlarm, POLL_ALARM } from '../core/scheduler';
 import { countRequests, useFakeService } from '../testing/setup';
 import { resetFound } from './content-found';
 import { resetSpends } from './content-verify';
@@ -94,12 +94,77 @@ describe('a single check the service could not be reached for', () => {
     expect(await getPendingChecks()).toEqual([]);
   });
 
-  it('a refused check (no credits) is dropped, not retried for ever', async () => {
+  it('refused when sent (no credits): kept with why, not sent again, until Retry gets its verdict', async () => {
     await updateSettings({ serviceUrl: OFFLINE });
     await askFromPopup('fay@example.com');
     await updateSettings({ serviceUrl: env.server.url });
-    env.service.state.override[PATHS.single] = fail(402, 'No credits');
+    env.service.state.override[PATHS.single] = fail(402, 'Insufficient credits');
     await sendPendingChecks({ force: true });
+    expect(spends()).toBe(1);
+    // Kept, with the reason the popup puts in words, also for a popup opened later.
+    expect(await dispatch('pendingChecks', {}, popup)).toEqual([
+      {
+        email: 'fay@example.com',
+        mode: 'catch_all',
+        queuedAt: expect.any(Number),
+        refused: { kind: 'payment_required', status: 402, message: 'Insufficient credits' },
+      },
+    ]);
+    // Not sent again by later rounds, and nothing keeps the alarm armed for it.
+    await sendPendingChecks({ force: true });
+    expect(spends()).toBe(1);
+    // The polling round's end (main.ts) clears the alarm: a refused check does not keep it armed.
+    expect(await ensurePollAlarm()).toBe(false);
+    expect(await browser.alarms.get(POLL_ALARM)).toBeUndefined();
+    expect((await recent()).map((v) => v.email)).not.toContain('fay@example.com');
+
+    // Credits added; "Retry" sends it now.
+    delete env.service.state.override[PATHS.single];
+    await dispatch('retryPendingCheck', { email: 'fay@example.com', mode: 'catch_all' }, popup);
+    await sendPendingChecks({ force: true });
+    expect(spends()).toBe(2);
     expect(await getPendingChecks()).toEqual([]);
+    expect((await recent()).map((v) => [v.email, v.status])).toEqual([['fay@example.com', 'deliverable']]);
+  });
+
+  it('refused for the key (401): kept with why; Dismiss forgets it without sending', async () => {
+    await updateSettings({ serviceUrl: OFFLINE });
+    await askFromPopup('gus@example.com');
+    await updateSettings({ serviceUrl: env.server.url });
+    env.service.state.override[PATHS.single] = fail(401, 'Invalid API key');
+    await sendPendingChecks({ force: true });
+    const [kept] = await dispatch('pendingChecks', {}, popup);
+    expect(kept?.refused).toMatchObject({ kind: 'invalid_key', status: 401 });
+    await dispatch('dismissPendingCheck', { email: 'gus@example.com', mode: 'catch_all' }, popup);
+    expect(await getPendingChecks()).toEqual([]);
+    delete env.service.state.override[PATHS.single];
+    await sendPendingChecks({ force: true });
+    expect(spends()).toBe(1);
+  });
+
+  it('refused, then asked again while still offline: waits to be sent again', async () => {
+    await updateSettings({ serviceUrl: OFFLINE });
+    await askFromPopup('hal@example.com');
+    await updateSettings({ serviceUrl: env.server.url });
+    env.service.state.override[PATHS.single] = fail(400, 'Bad request');
+    await sendPendingChecks({ force: true });
+    expect((await getPendingChecks())[0]?.refused).toMatchObject({ kind: 'bad_request', status: 400 });
+    await updateSettings({ serviceUrl: OFFLINE });
+    await askFromPopup('hal@example.com');
+    expect(await getPendingChecks()).toEqual([
+      { email: 'hal@example.com', mode: 'catch_all', force: false, queuedAt: expect.any(Number) },
+    ]);
+    delete env.service.state.override[PATHS.single];
+  });
+
+  it('retry and dismiss refuse a message that does not name a kept check', async () => {
+    // As a message from outside the types would carry it.
+    const bogus: { email: string; mode: 'catch_all' } = JSON.parse(
+      '{"email":"x@example.com","mode":"bogus"}',
+    );
+    for (const type of ['retryPendingCheck', 'dismissPendingCheck'] as const) {
+      const err = await dispatch(type, bogus, popup).catch((e: unknown) => fromMessageError(e));
+      expect(err).toMatchObject({ kind: 'bad_request' });
+    }
   });
 });

@@ -5,13 +5,24 @@
  * Sending goes through `verifyEmail`, so nothing is paid twice: a cached verdict, a check in
  * flight or a persisted task for the same address and mode answers it, and the entry is removed
  * as soon as the task the service accepted is persisted. Its result lands in recent lookups.
+ * A check the service refuses when it is sent (a refused key, no credits, a 400: nothing is paid)
+ * is kept, marked with why, so the popup can say it plainly, until the user retries or dismisses it.
  */
 
 import type { VerdictView } from '@/lib/shared/messages';
-import { ApiError } from '../../api/errors';
+import type { Mode } from '../../api/contract';
+import { ApiError, fromMessageError } from '../../api/errors';
 import { isRetryable } from '../../api/retry';
-import { getPendingChecks, type PendingCheck, removePendingCheck } from '../../storage/pending-checks';
+import {
+  getPendingChecks,
+  getWaitingChecks,
+  markPendingRefused,
+  type PendingCheck,
+  removePendingCheck,
+  unmarkPendingRefused,
+} from '../../storage/pending-checks';
 import { addRecent } from '../../storage/verdict-cache';
+import { ensurePollAlarm } from '../core/scheduler';
 import { verifyEmail } from './verify';
 
 /** Backoff between sending rounds that found the service still unreachable (tests shorten it). */
@@ -33,9 +44,10 @@ async function sendOne(check: PendingCheck): Promise<'sent' | 'offline'> {
   } catch (err) {
     // Still unreachable (or a transient 5xx/429): kept for the next round.
     if (isRetryable(err)) return 'offline';
-    // Refused (key, credits, a broken answer): not sent, so nothing is paid; dropped, the popup says why on the next try.
-    console.warn('[verimark] kept check dropped', check.email, err);
-    await removePendingCheck(check);
+    // Refused (key, credits, a 400, a broken answer): nothing was paid. Kept with the reason for
+    // the popup, and not sent again until the user asks.
+    const { kind, status, message } = fromMessageError(err);
+    await markPendingRefused(check, { kind, status, message, at: Date.now() });
     return 'sent';
   }
   // A cached verdict (someone else asked meanwhile) is not in the recent list yet.
@@ -45,7 +57,7 @@ async function sendOne(check: PendingCheck): Promise<'sent' | 'offline'> {
 }
 
 async function sendAll(): Promise<void> {
-  for (const check of await getPendingChecks()) {
+  for (const check of await getWaitingChecks()) {
     if ((await sendOne(check)) === 'offline') {
       failures += 1;
       const delay = Math.min(pendingTiming.maxDelayMs, pendingTiming.initialDelayMs * 2 ** (failures - 1));
@@ -72,6 +84,19 @@ export function sendPendingChecks(options: { force?: boolean } = {}): Promise<vo
       running = null;
     });
   return running;
+}
+
+/** "Retry" on a refused check: it waits again and a round starts now. */
+export async function retryPendingCheck(check: { email: string; mode: Mode }): Promise<void> {
+  if (!(await unmarkPendingRefused(check))) return;
+  await ensurePollAlarm();
+  void sendPendingChecks({ force: true });
+}
+
+/** "Dismiss" on a kept check: forgotten, never sent. */
+export async function dismissPendingCheck(check: { email: string; mode: Mode }): Promise<void> {
+  await removePendingCheck(check);
+  await ensurePollAlarm();
 }
 
 /** Forgets the backoff (tests). */
