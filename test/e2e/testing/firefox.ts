@@ -2,7 +2,7 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import puppeteer, { type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { extensionSession } from './extension-session';
 import { browserExecutable, extensionDir, readBuiltManifest } from './paths';
 import { guardBrowser, waitFor } from './process-guard';
@@ -41,6 +41,31 @@ async function openPage(page: Page, url: string): Promise<Page> {
   return page;
 }
 
+/**
+ * A tab to open a page in. After a restart on a profile the extension has used (the restart
+ * test), Firefox 140 ESR answers every BiDi browsingContext.create with "lazy.TabManager
+ * .getTabBrowser(...) is undefined" although its windows hold blank tabs: one of those tabs is
+ * used instead (each one handed out once). Any other error is thrown at once.
+ */
+async function newTab(browser: Browser, handedOut: WeakSet<Page>): Promise<Page> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    try {
+      const page = await browser.newPage();
+      handedOut.add(page);
+      return page;
+    } catch (err) {
+      if (!/getTabBrowser|selectedTab/.test(String(err)) || Date.now() > deadline) throw err;
+      const blank = (await browser.pages()).find((p) => p.url() === 'about:blank' && !handedOut.has(p));
+      if (blank) {
+        handedOut.add(blank);
+        return blank;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 export async function launchFirefoxSession(opts: FirefoxOptions = {}): Promise<ExtensionSession> {
   const extension = extensionDir('firefox');
   const id = geckoId();
@@ -62,6 +87,11 @@ export async function launchFirefoxSession(opts: FirefoxOptions = {}): Promise<E
       // A restart on the same profile re-installs the temporary add-on: keep its id and data.
       'extensions.webextensions.keepUuidOnUninstall': true,
       'extensions.webextensions.keepStorageOnUninstall': true,
+      // Nor restore or offer the previous session (a second start must open a plain window).
+      'browser.sessionstore.resume_from_crash': false,
+      'browser.sessionstore.max_resumed_crashes': -1,
+      'toolkit.startup.max_resumed_crashes': -1,
+      'browser.startup.page': 0,
       'browser.download.folderList': 2,
       'browser.download.dir': downloadDir,
       'browser.download.useDownloadDir': true,
@@ -76,12 +106,13 @@ export async function launchFirefoxSession(opts: FirefoxOptions = {}): Promise<E
   try {
     await browser.installExtension(extension);
     const extensionBaseUrl = `moz-extension://${FIREFOX_EXTENSION_UUID}/`;
+    const handedOut = new WeakSet<Page>();
     return extensionSession({
       browserName: 'firefox',
       browser,
       extensionBaseUrl,
       downloadDir,
-      open: async (url) => openPage(await browser.newPage(), url),
+      open: async (url) => openPage(await newTab(browser, handedOut), url),
       close,
     });
   } catch (err) {
