@@ -8,9 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Papa from 'papaparse';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Api } from './api';
-import type { FarmNet } from './farm-net';
+import { type FarmNet, startFarmNet } from './farm-net';
+import { type RunningService, type RunningWorker, startService, startWorker } from './service';
 
 /** Short leases and polls: a killed worker's batches are taken again within seconds. */
 export const WORKER_TUNING = { WORKER_LEASE_MS: '1500', WORKER_POLL_MS: '100' };
@@ -26,6 +27,74 @@ export function tempDirs(): { ownDir(): Promise<string>; removeAll(): Promise<vo
     },
     async removeAll() {
       for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface WorkerFarm {
+  /** The SMTP peer and DNS of the farm (set in beforeAll). */
+  readonly net: FarmNet;
+  /** The HTTP-only service (RUN_WORKER=0). */
+  readonly service: RunningService;
+  /** Workers started by `startWorkers` and still running; each test's are stopped after it. */
+  readonly workers: RunningWorker[];
+  startWorkers(count: number): Promise<RunningWorker[]>;
+}
+
+/**
+ * The suite's lifecycle: a farm of `hosts` MX hosts, an HTTP-only service and workers started on
+ * demand, each process in a folder of its own. `databaseUrl` (read when each process starts):
+ * Postgres; without it every process shares one SQLite DATA_DIR.
+ */
+export function useWorkerFarm(hosts: number, databaseUrl?: () => string): WorkerFarm {
+  const dirs = tempDirs();
+  let net: FarmNet | undefined;
+  let service: RunningService | undefined;
+  let sharedDataDir = '';
+  const workers: RunningWorker[] = [];
+  const dataDir = async () => (databaseUrl ? dirs.ownDir() : sharedDataDir);
+  const dbEnv = (): Record<string, string> => (databaseUrl ? { DATABASE_URL: databaseUrl() } : {});
+
+  beforeAll(async () => {
+    net = await startFarmNet(hosts, 120);
+    sharedDataDir = await dirs.ownDir();
+    service = await startService({
+      dataDir: await dataDir(),
+      cwd: await dirs.ownDir(),
+      ...(databaseUrl ? { databaseUrl: databaseUrl() } : {}),
+      env: { ...net.env(), ...WORKER_TUNING, RUN_WORKER: '0' },
+    });
+  }, 120_000);
+  afterEach(async () => {
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+  });
+  afterAll(async () => {
+    await service?.stop();
+    await net?.stop();
+    await dirs.removeAll();
+  });
+
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the worker farm is set up in beforeAll');
+    return value;
+  };
+  return {
+    get net() {
+      return started(net);
+    },
+    get service() {
+      return started(service);
+    },
+    workers,
+    async startWorkers(count) {
+      const env = { ...started(net).env(), ...WORKER_TUNING, ...dbEnv() };
+      const more = await Promise.all(
+        Array.from({ length: count }, async () =>
+          startWorker({ env: { ...env, DATA_DIR: await dataDir() }, cwd: await dirs.ownDir() }),
+        ),
+      );
+      workers.push(...more);
+      return more;
     },
   };
 }
