@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeNet, startFakeNet } from '../../server/testing/fake-net';
+import { afterAll, describe, expect, it } from 'vitest';
 import { lastLine, type RunningService, startService } from '../../server/testing/service';
 import { click, fill } from './testing/dom';
+import { useExtension } from './testing/extension-suite';
 import {
   chooseCsv,
   FIXTURES,
@@ -20,25 +20,18 @@ import {
 } from './testing/popup-page';
 import { waitFor } from './testing/process-guard';
 import { exhaustRateLimit } from './testing/service-helpers';
-import { type ExtensionSession, launchChromium } from './testing/session';
+import { launchChromium } from './testing/session';
 
-let net: FakeNet;
-let service: RunningService;
-let session: ExtensionSession;
+// Slow mailboxes keep a file processing long enough to stop the service under it.
+const e2e = useExtension({
+  launch: launchChromium,
+  configure: false,
+  service: { fakeNet: { slowMs: 1500 }, env: { SMTP_TIMEOUT_MS: '4000' } },
+});
 const extra: RunningService[] = [];
 
-beforeAll(async () => {
-  // Slow mailboxes keep a file processing long enough to stop the service under it.
-  net = await startFakeNet({ slowMs: 1500 });
-  service = await startService({ fakeNet: net, env: { SMTP_TIMEOUT_MS: '4000' } });
-  session = await launchChromium();
-});
-
 afterAll(async () => {
-  await session?.close();
   for (const s of extra.reverse()) await s.stop();
-  await service?.stop();
-  await net?.stop();
 });
 
 /** The banner's error kind and text, once one shows. */
@@ -61,23 +54,23 @@ async function verifyIn(page: Page, email: string): Promise<void> {
 
 describe('popup error states (Chromium, real service)', () => {
   it('401: says the key was refused and opens the options page', async () => {
-    await session.configure(service.baseUrl, 'vm_this_key_does_not_exist');
-    const page = await openPopup(session);
+    await e2e.session.configure(e2e.service.baseUrl, 'vm_this_key_does_not_exist');
+    const page = await openPopup(e2e.session);
     await verifyIn(page, 'alice@deliverable.test');
     expect(await banner(page, 'invalid_key')).toContain('The service refused the API key.');
     await screenshotBothThemes(page, 'error-invalid-key');
-    const opened = session.browser.waitForTarget((t) => t.url().endsWith('/options.html'), {
+    const opened = e2e.session.browser.waitForTarget((t) => t.url().endsWith('/options.html'), {
       timeout: 15_000,
     });
     await click(page, 'Open settings');
-    expect((await opened).url()).toBe(`${session.extensionBaseUrl}options.html`);
+    expect((await opened).url()).toBe(`${e2e.session.extensionBaseUrl}options.html`);
     await page.close();
   });
 
   it('402: says plainly that payment is required', async () => {
-    const broke = lastLine(await service.admin(['create-key', '--credits', '0', '--label', 'broke']));
-    await session.configure(service.baseUrl, broke);
-    const page = await openPopup(session);
+    const broke = lastLine(await e2e.service.admin(['create-key', '--credits', '0', '--label', 'broke']));
+    await e2e.session.configure(e2e.service.baseUrl, broke);
+    const page = await openPopup(e2e.session);
     await verifyIn(page, 'alice@deliverable.test');
     expect(await banner(page, 'payment_required')).toMatch(/Payment required/);
     await screenshotBothThemes(page, 'error-payment-required');
@@ -102,10 +95,10 @@ describe('popup error states (Chromium, real service)', () => {
   });
 
   it('429: shows that it is retrying, then gets the verdict', { timeout: 150_000 }, async () => {
-    const limited = await startService({ fakeNet: net, env: { RATE_LIMIT_PER_MIN: '5' } });
+    const limited = await startService({ fakeNet: e2e.net, env: { RATE_LIMIT_PER_MIN: '5' } });
     extra.push(limited);
-    await session.configure(limited.baseUrl, limited.apiKey);
-    const page = await openPopup(session);
+    await e2e.session.configure(limited.baseUrl, limited.apiKey);
+    const page = await openPopup(e2e.session);
     await exhaustRateLimit(limited, limited.apiKey);
     await verifyIn(page, 'bob@deliverable.test');
     expect(await banner(page, 'rate_limited')).toMatch(/rate limiting requests\. Retrying in \d+ s/);
@@ -122,11 +115,11 @@ describe('popup error states (Chromium, real service)', () => {
   it('offline: says so, queued work waits, and finishes when the service is back', {
     timeout: 150_000,
   }, async () => {
-    await session.configure(service.baseUrl, service.apiKey);
-    const page = await openPopup(session);
+    await e2e.session.configure(e2e.service.baseUrl, e2e.service.apiKey);
+    const page = await openPopup(e2e.session);
     await selectTab(page, 'CSV upload');
     const slow = Array.from({ length: 12 }, (_, i) => `Slow ${i},user${i}@slow.test`).join('\n');
-    const file = path.join(service.dataDir, 'slow.csv');
+    const file = path.join(e2e.service.dataDir, 'slow.csv');
     const { writeFileSync } = await import('node:fs');
     writeFileSync(file, `Name,Email\n${slow}\n`);
     await chooseCsv(page, file);
@@ -142,8 +135,8 @@ describe('popup error states (Chromium, real service)', () => {
       'the file to be on the service',
     );
 
-    const port = new URL(service.baseUrl).port;
-    await service.kill();
+    const port = new URL(e2e.service.baseUrl).port;
+    await e2e.service.kill();
     await selectTab(page, 'One address');
     await verifyIn(page, 'info@deliverable.test');
     expect(await banner(page, 'network')).toMatch(
@@ -168,8 +161,8 @@ describe('popup error states (Chromium, real service)', () => {
 
     // Back on the same address and data: the file resumes and completes.
     const back = await startService({
-      fakeNet: net,
-      dataDir: service.dataDir,
+      fakeNet: e2e.net,
+      dataDir: e2e.service.dataDir,
       env: { PORT: port, SMTP_TIMEOUT_MS: '4000' },
     });
     extra.push(back);

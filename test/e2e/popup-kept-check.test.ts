@@ -5,30 +5,19 @@
  * HTTP, stopped and started again on the same port and data.
  */
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeNet, startFakeNet } from '../../server/testing/fake-net';
+import { afterAll, describe, expect, it } from 'vitest';
 import { lastLine, type RunningService, startService } from '../../server/testing/service';
 import { click, fill } from './testing/dom';
+import { useExtension } from './testing/extension-suite';
 import { openPopup, screenshotBothThemes, waitForSelectorText } from './testing/popup-page';
 import { waitFor } from './testing/process-guard';
-import { type ExtensionSession, launchChromium } from './testing/session';
+import { launchChromium } from './testing/session';
 
-let net: FakeNet;
-let service: RunningService;
-let session: ExtensionSession;
+const e2e = useExtension({ launch: launchChromium, configure: false });
 const extra: RunningService[] = [];
 
-beforeAll(async () => {
-  net = await startFakeNet();
-  service = await startService({ fakeNet: net });
-  session = await launchChromium();
-});
-
 afterAll(async () => {
-  await session?.close();
   for (const s of extra.reverse()) await s.stop();
-  await service?.stop();
-  await net?.stop();
 });
 
 const REFUSED_402 =
@@ -56,12 +45,12 @@ describe('checks kept offline, refused when sent (Chromium, real service)', () =
     timeout: 150_000,
   }, async () => {
     // A valid key with no credits, saved while the service answers.
-    const broke = lastLine(await service.admin(['create-key', '--credits', '0', '--label', 'broke']));
-    await session.configure(service.baseUrl, broke);
-    const port = new URL(service.baseUrl).port;
-    await service.kill();
+    const broke = lastLine(await e2e.service.admin(['create-key', '--credits', '0', '--label', 'broke']));
+    await e2e.session.configure(e2e.service.baseUrl, broke);
+    const port = new URL(e2e.service.baseUrl).port;
+    await e2e.service.kill();
 
-    let page = await openPopup(session);
+    let page = await openPopup(e2e.session);
     for (const email of ['other@deliverable.test', 'info@deliverable.test']) {
       await fill(page, 'Email address', email);
       await click(page, 'Verify');
@@ -78,7 +67,7 @@ describe('checks kept offline, refused when sent (Chromium, real service)', () =
     );
 
     // Back, same data: the background sends the kept checks, the service answers 402.
-    const back = await startService({ fakeNet: net, dataDir: service.dataDir, env: { PORT: port } });
+    const back = await startService({ fakeNet: e2e.net, dataDir: e2e.service.dataDir, env: { PORT: port } });
     extra.push(back);
     expect(await refusedRow(page, 'info@deliverable.test')).toMatch(REFUSED_402);
     // Said where its verdict would have shown, since the popup was open.
@@ -93,7 +82,7 @@ describe('checks kept offline, refused when sent (Chromium, real service)', () =
     await page.close();
 
     // Closed and opened again: still said, from the stored state.
-    page = await openPopup(session);
+    page = await openPopup(e2e.session);
     expect(await refusedRow(page, 'info@deliverable.test', 10_000)).toMatch(REFUSED_402);
     expect(await refusedRow(page, 'other@deliverable.test', 10_000)).toMatch(REFUSED_402);
     await screenshotBothThemes(page, 'kept-check-refused');
@@ -118,7 +107,7 @@ describe('checks kept offline, refused when sent (Chromium, real service)', () =
     expect(await page.$('[data-testid=verify-refused]')).toBeNull();
     await page.close();
 
-    page = await openPopup(session);
+    page = await openPopup(e2e.session);
     await waitForSelectorText(page, '[data-testid=recent-lookups]', /info@deliverable\.test/, 10_000);
     expect(await page.$('[data-testid=pending-checks]')).toBeNull();
     await page.close();

@@ -9,12 +9,12 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeNet, startFakeNet } from '../../server/testing/fake-net';
-import { lastLine, type RunningService, startService } from '../../server/testing/service';
+import { describe, expect, it } from 'vitest';
+import { lastLine } from '../../server/testing/service';
 import { statusText } from './testing/configure';
 import { click, fill } from './testing/dom';
 import { listDownloads, waitForNextDownload } from './testing/downloads';
+import { useExtension } from './testing/extension-suite';
 import {
   chooseCsv,
   screenshotBothThemes as look,
@@ -27,32 +27,18 @@ import {
 import { waitFor } from './testing/process-guard';
 import { type ExtensionSession, launchChromium } from './testing/session';
 
-let net: FakeNet;
-let service: RunningService;
-let session: ExtensionSession;
-
-beforeAll(async () => {
-  net = await startFakeNet();
-  service = await startService({ fakeNet: net });
-  session = await launchChromium();
-});
-
-afterAll(async () => {
-  await session?.close();
-  await service?.stop();
-  await net?.stop();
-});
+const e2e = useExtension({ launch: launchChromium, configure: false });
 
 const present = (page: Page, selector: string) =>
   page.evaluate((s) => document.querySelector(s) !== null, selector);
 
 describe('popup and options states (Chromium, real service, axe)', () => {
   it('unconfigured: a setup card with "Open settings" instead of the forms', async () => {
-    const page = await openPopupBare(session);
+    const page = await openPopupBare(e2e.session);
     await waitForSelectorText(page, '[data-testid=setup]', /Connect Verimark/);
     expect(await present(page, '#verify-email')).toBe(false);
     await look(page, 'setup');
-    const opened = session.browser.waitForTarget((t) => t.url().endsWith('/options.html'), {
+    const opened = e2e.session.browser.waitForTarget((t) => t.url().endsWith('/options.html'), {
       timeout: 15_000,
     });
     await click(page, 'Open settings');
@@ -65,9 +51,9 @@ describe('popup and options states (Chromium, real service, axe)', () => {
   });
 
   it('options: a refused key is not saved unless confirmed; a good one shows as a fingerprint', async () => {
-    const page = await session.openExtensionPage('options.html');
+    const page = await e2e.session.openExtensionPage('options.html');
     await page.setViewport({ width: 800, height: 900 });
-    await fill(page, 'Service URL', service.baseUrl);
+    await fill(page, 'Service URL', e2e.service.baseUrl);
     await fill(page, 'API key', 'vm_this_key_does_not_exist');
     await click(page, 'Save');
     expect(await statusText(page)).toMatch(
@@ -76,14 +62,14 @@ describe('popup and options states (Chromium, real service, axe)', () => {
     await look(page, 'options-key-refused');
     expect(await present(page, '[data-testid=key-fingerprint]')).toBe(false);
 
-    await fill(page, 'API key', service.apiKey);
+    await fill(page, 'API key', e2e.service.apiKey);
     await click(page, 'Save');
     await waitFor(async () => /^Saved\./.test(await statusText(page)) || undefined, 20_000, 'Saved.');
     const fingerprint = await textOf(page, '[data-testid=key-fingerprint]');
     expect(fingerprint).toBe(
-      `Key stored: ${service.apiKey.slice(0, 3)}…${service.apiKey.slice(-3)}. Leave empty to keep it.`,
+      `Key stored: ${e2e.service.apiKey.slice(0, 3)}…${e2e.service.apiKey.slice(-3)}. Leave empty to keep it.`,
     );
-    expect(await page.evaluate(() => document.body.textContent)).not.toContain(service.apiKey);
+    expect(await page.evaluate(() => document.body.textContent)).not.toContain(e2e.service.apiKey);
     await click(page, 'Test connection');
     const ok = await waitFor(
       async () => {
@@ -99,7 +85,7 @@ describe('popup and options states (Chromium, real service, axe)', () => {
   });
 
   it('verify: the verdict card says what was not tested, offers copy, again, and "Did you mean …?"', async () => {
-    const page = await openPopup(session);
+    const page = await openPopup(e2e.session);
     await waitForSelectorText(page, '[data-testid=balance]', /^[\d,]+ credits$/);
     await look(page, 'verify-empty');
     await fill(page, 'Email address', 'someone@gmial.com');
@@ -119,9 +105,9 @@ describe('popup and options states (Chromium, real service, axe)', () => {
   });
 
   it('upload: a column without addresses needs a confirmation; results come in subsets', async () => {
-    const page = await openPopup(session);
+    const page = await openPopup(e2e.session);
     await selectTab(page, 'CSV upload');
-    const file = path.join(service.dataDir, 'people.csv');
+    const file = path.join(e2e.service.dataDir, 'people.csv');
     const rows = [
       ['Alice', 'alice@deliverable.test', '+1 555 0101'],
       ['Bob', 'bob@deliverable.test', '+1 555 0102'],
@@ -149,13 +135,13 @@ describe('popup and options states (Chromium, real service, axe)', () => {
     await click(page, 'More download options for people.csv');
     await waitFor(() => present(page, '[role=menu]').then((p) => p || undefined), 5000, 'the menu');
     await look(page, 'upload-download-menu');
-    const before = listDownloads(session);
+    const before = listDownloads(e2e.session);
     await page.evaluate(() =>
       [...document.querySelectorAll<HTMLElement>('[role=menuitem]')]
         .find((i) => i.textContent === 'Deliverable only')
         ?.click(),
     );
-    const subset = await waitForNextDownload(session, before);
+    const subset = await waitForNextDownload(e2e.session, before);
     expect(subset.name).toBe('people-deliverable.csv');
     const parsed = Papa.parse<Record<string, string>>(subset.text, {
       header: true,
@@ -167,7 +153,7 @@ describe('popup and options states (Chromium, real service, axe)', () => {
   });
 
   it('files: breakdown with legend and percentages, a preview with verdict chips', async () => {
-    const page = await openPopup(session);
+    const page = await openPopup(e2e.session);
     await selectTab(page, 'Files');
     await waitForSelectorText(page, '[data-testid=files] [data-testid=counts]', /deliverable \(\d+%\)/);
     await click(page, 'Show first rows');
@@ -185,9 +171,9 @@ describe('popup and options states (Chromium, real service, axe)', () => {
   });
 
   it('a refused key: every tab says so with "Retry" instead of hanging', async () => {
-    const broke = lastLine(await service.admin(['revoke-key', service.apiKey])).trim();
+    const broke = lastLine(await e2e.service.admin(['revoke-key', e2e.service.apiKey])).trim();
     expect(broke).not.toBe('');
-    const page = await openPopup(session);
+    const page = await openPopup(e2e.session);
     await waitFor(
       () => present(page, '[role=alert][data-error-kind=invalid_key]').then((p) => p || undefined),
       20_000,

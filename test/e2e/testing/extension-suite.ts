@@ -12,6 +12,8 @@ interface ExtensionSuiteOptions {
   launch: () => Promise<ExtensionSession>;
   /** The fake network and the service (default: both, with their defaults); false: the browser alone. */
   service?: false | { fakeNet?: FakeNetOptions; env?: Record<string, string> };
+  /** Whether the browser is configured for the service before the tests (default true). */
+  configure?: boolean;
 }
 
 /** What `useExtension()` started; each is there once `beforeAll` has run. */
@@ -33,7 +35,7 @@ export function useExtension(options: ExtensionSuiteOptions): ExtensionSuite {
       service = await startService({ fakeNet: net, env: options.service?.env });
     }
     session = await options.launch();
-    if (service) await session.configure(service.baseUrl, service.apiKey);
+    if (service && options.configure !== false) await session.configure(service.baseUrl, service.apiKey);
   });
 
   afterAll(async () => {
