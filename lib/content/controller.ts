@@ -44,6 +44,7 @@ export function startMarking(opts: StartOptions): Marking {
     api,
     budget: opts.budget,
     onChange: (emails) => {
+      marker?.plan(emails);
       for (let i = 0; i < emails.length; i += UPDATE_CHUNK) {
         const part = emails.slice(i, i + UPDATE_CHUNK);
         later(() => marker?.update(part));

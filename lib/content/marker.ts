@@ -5,6 +5,7 @@
  */
 import type { AddressBook, AddressState } from './address-book';
 import { BADGE_TAG, type Badge, createBadge } from './badge/badge';
+import { planFit } from './badge/table-fit';
 import { extractTarget, type Target, type TargetKind } from './extract/targets';
 import { textTarget } from './extract/text';
 import { combineStatuses, type PageStatus } from './status';
@@ -131,6 +132,16 @@ export class Marker {
         if (done.has(el) || !el.isConnected) continue;
         done.add(el);
         yield [el, this.addressesOf(el)];
+      }
+    }
+  }
+
+  /** Reads where the badges still to be drawn for these addresses fit, before any is written (table-fit.ts). */
+  plan(emails: readonly string[]): void {
+    for (const email of emails) {
+      for (const el of this.byEmail.get(email) ?? []) {
+        const taken = this.taken.get(el);
+        if (taken && !taken.badge) planFit(taken.after);
       }
     }
   }

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { endsCell, fitStyle } from './table-fit';
+import { endsCell, fitInCell, fitStyle, planFit } from './table-fit';
 
 function badgeIn(html: string): Element {
   document.body.replaceChildren();
@@ -63,5 +63,61 @@ describe('fitStyle', () => {
     }
     expect(fitStyle('over', -5)['margin-inline-start']).toBe('-5px');
     expect(fitStyle('full')['margin-inline-start']).toBe('3px');
+  });
+});
+
+describe('planFit', () => {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r(undefined)));
+  /** A row whose address ends at x = `end` and whose next cell's content starts at x = 100. */
+  function row(end: number) {
+    document.body.replaceChildren();
+    const template = document.createElement('template');
+    template.innerHTML =
+      '<table><tr><td><a href="#">a@b.test</a></td><td style="padding-left:4px;border-left:1px solid">x</td></tr></table>';
+    document.body.append(template.content);
+    const a = document.querySelector('a') as HTMLElement;
+    const next = document.querySelectorAll('td')[1] as HTMLElement;
+    const rect = (left: number, right: number) => ({
+      left,
+      right,
+      top: 0,
+      bottom: 10,
+      width: right - left,
+      height: 10,
+    });
+    a.getClientRects = () => [rect(end - 50, end)] as unknown as DOMRectList;
+    next.getBoundingClientRect = () => rect(95, 150) as DOMRect;
+    return a;
+  }
+  function place(a: HTMLElement) {
+    const badge = document.createElement('verimark-badge');
+    a.after(badge);
+    fitInCell(badge, false, new AbortController().signal);
+    return badge;
+  }
+
+  it('places the badge already fitted to the room read before it was written', async () => {
+    await frame();
+    let a = row(60);
+    planFit(a);
+    expect(place(a).dataset.fit).toBe('full');
+    await frame();
+    a = row(88); // 12 px of room: compact, centred
+    planFit(a);
+    const badge = place(a);
+    expect(badge.dataset.fit).toBe('compact');
+    expect(badge.style.getPropertyValue('margin-inline-start')).toBe('1px');
+    await frame();
+    a = row(95); // 5 px: pulled back over its own address
+    planFit(a);
+    expect(place(a).dataset.fit).toBe('over');
+  });
+
+  it('reads nothing once a badge was written in this frame (layout is not clean)', async () => {
+    await frame();
+    const a = row(95);
+    place(row(60));
+    planFit(a);
+    expect(place(a).dataset.fit).toBe('full'); // not planned: fitted in the next frame instead
   });
 });

@@ -6,13 +6,20 @@
  * (measured in Chromium: an in-flow badge grew the CRM fixture's email column by 20 px). It scrolls
  * and wraps with the text like any inline box; no position is computed by script.
  *
- * Zero advance means the badge may reach past the cell's content box, so once placed it is fitted
- * (all pending badges in one read pass, then one write pass, in an animation frame): the room
+ * Zero advance means the badge may reach past the cell's content box, so it is fitted to the room
  * from the address's end to where the next cell's content starts (or its own cell's padding edge
  * in the last column). Full size if that room holds it, a compact badge if not; if even that does
  * not fit, the compact badge is pulled back over the end of its own address — never over another
  * cell's text. A badge with content after it in its cell keeps taking room of its own, as
  * everywhere else (there the column may grow; see README "Marks on pages").
+ *
+ * Zero advance also means placing a badge moves nothing, so the fit can be read before the badge
+ * is there: `planFit` reads the address's end while the page's layout is still clean (the cache
+ * lookup's answer, before its marks are written), and the badge is placed already fitted — laid
+ * out once, with the page's own pass. Any write to a fit lays out the whole table again (measured:
+ * ~25 ms on the benchmark's 1,000 rows, a transform even more), so fits are written only when they
+ * change. Badges placed without a plan (rows the page adds, marked before they are laid out) are
+ * fitted in an animation frame: all reads, then the writes that differ.
  */
 import { type Style, setStyle } from './dom';
 import { COMPACT, inlineHostStyle, MARGIN, SIZE } from './sheet';
@@ -25,11 +32,23 @@ const pending = new Map<HTMLElement, boolean>();
 /** Every badge fitted in a cell (fitted again on resize; dropped once off the page). */
 const fitted = new Map<HTMLElement, boolean>();
 const resizing = new WeakSet<Window>();
+/**
+ * Fits read before placing, by the node the badge will follow: good only for the script that read
+ * them (the lookup's answer and the slice it writes at once); badges placed later, after the page
+ * may have changed, are fitted in a frame like any other.
+ */
+const plans = new Map<Node, Plan>();
+/** The fit last written per badge (writes that change nothing are skipped: each costs a layout). */
+const written = new WeakMap<HTMLElement, string>();
 let frame = 0;
+/** Badges were placed since the last frame: layout is not clean, reading it would force it. */
+let placed = false;
 
-/** Whether the badge ends its table cell's content (no text or element after it up to the cell). */
-export function endsCell(badge: Element): boolean {
-  let node: Node = badge;
+type Plan = { fit: Fit; start?: number };
+
+/** Whether the badge (or one placed after `badge`) ends its table cell's content (no text or element after it up to the cell). */
+export function endsCell(badge: Node): boolean {
+  let node = badge;
   for (let depth = 0; depth <= PHRASING_DEPTH; depth++) {
     for (let next = node.nextSibling; next; next = next.nextSibling) {
       if (next.nodeType === 3 && next.textContent?.trim()) return false;
@@ -60,6 +79,9 @@ export function fitStyle(fit: Fit, start = fit === 'full' ? MARGIN : 1): Style {
 /** Sets the badge's fit: the sheet styles `data-fit`; inline styles where there is no sheet, or for a measured start. */
 function applyFit(badge: HTMLElement, fit: Fit | null, inline: boolean, start?: number): void {
   const props = ['width', 'height', 'margin-inline-start', 'margin-inline-end'];
+  const key = `${fit}${start}`;
+  if (written.get(badge) === key) return;
+  written.set(badge, key);
   if (fit === null) {
     delete badge.dataset.fit;
     for (const prop of props) badge.style.removeProperty(prop);
@@ -78,21 +100,25 @@ function applyFit(badge: HTMLElement, fit: Fit | null, inline: boolean, start?: 
  * `inline`: the badge is styled inline (no sheet could be adopted in its root).
  */
 export function fitInCell(badge: HTMLElement, inline: boolean, signal: AbortSignal): void {
+  const win = badge.ownerDocument.defaultView;
+  placed = true;
+  if (win) schedule(win);
   if (!endsCell(badge)) {
     if (badge.dataset.fit) applyFit(badge, null, inline);
     fitted.delete(badge);
     return;
   }
-  if (!badge.dataset.fit) applyFit(badge, 'full', inline);
+  const plan = plans.get(badge.previousSibling as Node);
+  if (plan) applyFit(badge, plan.fit, inline, plan.start);
+  else {
+    if (!badge.dataset.fit) applyFit(badge, 'full', inline);
+    pending.set(badge, inline);
+  }
   fitted.set(badge, inline);
-  pending.set(badge, inline);
-  const win = badge.ownerDocument.defaultView;
-  if (!win) return;
-  if (!resizing.has(win)) {
+  if (win && !resizing.has(win)) {
     resizing.add(win);
     win.addEventListener('resize', () => refit(win), { passive: true, signal });
   }
-  schedule(win);
 }
 
 function refit(win: Window): void {
@@ -107,6 +133,7 @@ function schedule(win: Window): void {
   if (frame) return;
   frame = win.requestAnimationFrame(() => {
     frame = 0;
+    placed = false;
     const batch = [...pending];
     pending.clear();
     for (const b of fitted.keys()) if (!b.isConnected) fitted.delete(b);
@@ -133,12 +160,40 @@ function limitOf(cell: Element, view: Window): number {
   return cell.getBoundingClientRect().right - Number.parseFloat(style.borderRightWidth);
 }
 
-function measure(badge: HTMLElement): { fit: Fit; start?: number } | null {
-  const cell = badge.closest('td,th');
+/**
+ * Reads the fit of a badge to be placed after `after` (an element target), while nothing of ours
+ * has been written since the last frame (layout is clean unless the page changed it): the badge
+ * is then placed fitted, and its table is laid out once.
+ */
+export function planFit(after: Node): void {
+  if (!placed && after.nodeType === 1 && endsCell(after)) {
+    const rects = (after as Element).getClientRects();
+    const last = rects[rects.length - 1];
+    const plan = last && fitAt(after as Element, last.right);
+    if (plan) {
+      if (!plans.size) queueMicrotask(() => plans.clear());
+      plans.set(after, plan);
+    }
+  }
+}
+
+function measure(badge: HTMLElement): Plan | null {
   const view = badge.ownerDocument.defaultView;
-  if (!cell || !view) return null;
   // Where the address ends: the badge's left edge less its start margin.
-  const end = badge.getBoundingClientRect().left - Number.parseFloat(view.getComputedStyle(badge).marginLeft);
+  return (
+    view &&
+    fitAt(
+      badge,
+      badge.getBoundingClientRect().left - Number.parseFloat(view.getComputedStyle(badge).marginLeft),
+    )
+  );
+}
+
+/** The fit of a badge whose address ends at `end` (viewport x) in the cell of `el`. */
+function fitAt(el: Element, end: number): Plan | null {
+  const cell = el.closest('td,th');
+  const view = el.ownerDocument.defaultView;
+  if (!cell || !view) return null;
   const room = limitOf(cell, view) - end;
   if (room >= MARGIN + SIZE + 1) return { fit: 'full' };
   // Compact: centred in the room; if even that is too narrow, pulled back over its own address.
