@@ -15,13 +15,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { CDPSession, Page } from 'puppeteer-core';
-import { launchChromiumSession } from '../test/e2e/testing/chromium';
-import { enableSites } from '../test/e2e/testing/content-pages';
 import { extensionDir } from '../test/e2e/testing/paths';
-import { crmPage, ROWS } from './testing/crm-page';
+import { ROWS, startCrmBench } from './testing/crm-page';
 import { printScriptSizes } from './testing/script-size';
 
 const RUNS = 5;
@@ -70,20 +66,9 @@ async function main(): Promise<void> {
     if (built.status !== 0) throw new Error('build:test failed');
   }
   printScriptSizes(extensionDir('chromium'));
-  const html = crmPage();
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  const on = `http://127.0.0.1:${port}/`; // enabled site: marking on
-  const off = `http://localhost:${port}/`; // not enabled: the same page without the extension's work
-  const session = await launchChromiumSession();
+  const bench = await startCrmBench();
+  const { on, off, session } = bench;
   try {
-    await enableSites(session, {
-      serviceUrl: 'http://127.0.0.1:9',
-      apiKey: 'vm_bench_no_service',
-      enabledSites: ['127.0.0.1'],
-      autoVerifyBudget: 0,
-    });
     const open = () => session.browser.newPage();
     const added: number[] = [];
     const bare: number[] = [];
@@ -172,8 +157,7 @@ async function main(): Promise<void> {
         `+${(((cOn - cOff) / cOff) * 100).toFixed(1)} % (goal ≤ 5 %)`,
     );
   } finally {
-    await session.close();
-    server.close();
+    await bench.close();
   }
 }
 

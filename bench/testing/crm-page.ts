@@ -1,11 +1,18 @@
 /**
  * The content benchmark's page: a CRM-like table of ~20,000 elements with one mailto target per
- * row, a long-task recorder, and `__churn()`, which appends 50 rows every 100 ms.
+ * row, a long-task recorder, and `__churn()`, which appends 50 rows every 100 ms; `startCrmBench`
+ * serves it and opens Chromium with the extension, as the content benchmark and its profiler use it.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { launchChromiumSession } from '../../test/e2e/testing/chromium';
+import { enableSites } from '../../test/e2e/testing/content-pages';
+import type { ExtensionSession } from '../../test/e2e/testing/session';
+
 export const ROWS = 1_000;
 export const CHURN_MS = 5_000;
 
-export function crmPage(): string {
+function crmPage(): string {
   const rows: string[] = [];
   for (let i = 0; i < ROWS; i++) {
     rows.push(
@@ -40,4 +47,55 @@ export function crmPage(): string {
     return new Promise((r) => setTimeout(() => { clearInterval(id); r(); }, ${CHURN_MS}));
   };
 </script></body></html>`;
+}
+
+export interface CrmBench {
+  /** The page on an enabled site: marking on. */
+  on: string;
+  /** The same page on a site that is not enabled: the extension does no work there. */
+  off: string;
+  session: ExtensionSession;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the CRM page on 127.0.0.1 and opens Chromium with the build:test extension, marking
+ * enabled for 127.0.0.1 only, budget 0 (every target ends `unverified`; no service needed).
+ */
+export async function startCrmBench(): Promise<CrmBench> {
+  const html = crmPage();
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const close = async () => {
+    await new Promise((r) => server.close(r));
+  };
+  let session: ExtensionSession;
+  try {
+    session = await launchChromiumSession();
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  const bench: CrmBench = {
+    on: `http://127.0.0.1:${port}/`,
+    off: `http://localhost:${port}/`,
+    session,
+    async close() {
+      await session.close();
+      await close();
+    },
+  };
+  try {
+    await enableSites(session, {
+      serviceUrl: 'http://127.0.0.1:9',
+      apiKey: 'vm_bench_no_service',
+      enabledSites: ['127.0.0.1'],
+      autoVerifyBudget: 0,
+    });
+  } catch (err) {
+    await bench.close();
+    throw err;
+  }
+  return bench;
 }

@@ -1,17 +1,5 @@
-/**
- * Where the content script's main-thread time goes on the benchmark's page (bench/content-chromium.ts):
- * a Chromium trace (self time per trace event: script, style, layout, parsing…) and a V8 CPU
- * profile (self time per function of the extension's scripts), for the first marking of the page
- * and for 5 s of churn. Not a benchmark (no floor): a tool to read before changing the script.
- *
- *   node --import tsx bench/testing/profile-content.ts [load|churn] [off]
- */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { CDPSession } from 'puppeteer-core';
-import { launchChromiumSession } from '../../test/e2e/testing/chromium';
-import { enableSites } from '../../test/e2e/testing/content-pages';
-import { crmPage, ROWS } from './crm-page';
+import { ROWS, startCrmBench } from './crm-page';
 
 interface TraceEvent {
   name: string;
@@ -176,19 +164,10 @@ function profileSummary(profile: CpuProfile): void {
 async function main(): Promise<void> {
   const mode = process.argv[2] ?? 'load';
   const marked = process.argv[3] !== 'off';
-  const html = crmPage();
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  const url = marked ? `http://127.0.0.1:${port}/` : `http://localhost:${port}/`;
-  const session = await launchChromiumSession();
+  const bench = await startCrmBench();
+  const url = marked ? bench.on : bench.off;
+  const { session } = bench;
   try {
-    await enableSites(session, {
-      serviceUrl: 'http://127.0.0.1:9',
-      apiKey: 'vm_bench_no_service',
-      enabledSites: ['127.0.0.1'],
-      autoVerifyBudget: 0,
-    });
     const page = await session.browser.newPage();
     await page.bringToFront();
     const cdp = await page.createCDPSession();
@@ -226,8 +205,7 @@ async function main(): Promise<void> {
       console.log(ms.toFixed(1).padStart(8), String(n).padStart(6), name);
     profileSummary(profile);
   } finally {
-    await session.close();
-    server.close();
+    await bench.close();
   }
 }
 
