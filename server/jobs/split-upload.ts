@@ -71,26 +71,29 @@ export class BatchSpool {
     });
   }
 
-  /** Every batch, in row order, once the upload is accepted. */
-  async batches(): Promise<NewBatch[]> {
+  /** Writes the batch in the making and closes the file; the rows of each batch, in order. */
+  async finish(): Promise<number[]> {
     if (this.current.length > 0) await this.flush();
     await new Promise<void>((resolve, reject) => {
       if (this.failure) return reject(this.failure);
       this.out.once('error', reject);
       this.out.end(() => resolve());
     });
-    const text = await readFile(this.path, 'utf8');
-    const batches: NewBatch[] = [];
-    let start = 0;
-    let firstRow = 0;
-    for (const rowCount of this.sizes) {
-      const end = text.indexOf('\n', start);
-      if (end < 0) throw new Error('upload spool is shorter than the batches written to it');
-      batches.push({ firstRow, rowCount, input: text.slice(start, end) });
-      start = end + 1;
-      firstRow += rowCount;
-    }
-    return batches;
+    return this.sizes;
+  }
+
+  /** Closes the file without writing more (a failed scan), once its descriptor is released. */
+  async close(): Promise<void> {
+    if (this.out.closed) return;
+    await new Promise<void>((resolve) => {
+      this.out.once('close', () => resolve());
+      this.out.destroy();
+    });
+  }
+
+  /** Every batch, in row order, once the upload is accepted. */
+  async batches(): Promise<NewBatch[]> {
+    return readBatches(this.path, await this.finish());
   }
 
   /** Removes the spool (after the rows are in the database, or when the upload is refused). */
@@ -98,6 +101,27 @@ export class BatchSpool {
     this.out.destroy();
     await rm(this.path, { force: true });
   }
+}
+
+/**
+ * The batches of a finished spool file (`sizes`: the rows of each, as BatchSpool.finish returns
+ * them), for the database once the upload is accepted.
+ */
+export async function readBatches(path: string, sizes: readonly number[]): Promise<NewBatch[]> {
+  // Read as bytes and decoded a line at a time: decoding the whole file into one string first
+  // costs more, and its slices would keep all of it alive.
+  const bytes = await readFile(path);
+  const batches: NewBatch[] = [];
+  let start = 0;
+  let firstRow = 0;
+  for (const rowCount of sizes) {
+    const end = bytes.indexOf(0x0a, start);
+    if (end < 0) throw new Error('upload spool is shorter than the batches written to it');
+    batches.push({ firstRow, rowCount, input: bytes.toString('utf8', start, end) });
+    start = end + 1;
+    firstRow += rowCount;
+  }
+  return batches;
 }
 
 /** The result file's first line: the upload's header, then the result columns. */
