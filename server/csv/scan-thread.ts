@@ -13,8 +13,8 @@ import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { readBatches } from '../jobs/split-upload';
-import type { NewBatch } from '../store/store';
+import { spoolBatches } from '../jobs/split-upload';
+import type { NewBatches } from '../store/store';
 import type { RowCounts } from './scan';
 
 /** Bytes of an upload sent to the thread and not yet read by its scanner. */
@@ -186,10 +186,13 @@ export class ThreadScan {
     return bytes;
   }
 
-  /** Every batch, in row order, once the upload is accepted (after counts has settled). */
-  async batches(): Promise<NewBatch[]> {
+  /**
+   * Every batch, in row order, once the upload is accepted (after counts has settled): read from
+   * the spool as the store takes them, so before discard().
+   */
+  async batches(): Promise<NewBatches> {
     await this.counts;
-    return readBatches(this.path, this.sizes);
+    return spoolBatches(this.path, this.sizes);
   }
 
   /** Removes the spool once the thread is done with it (the rows are stored, or it was refused). */
