@@ -32,7 +32,9 @@ class Session {
 
   /**
    * The chunks as they come. What the scanner has taken is acknowledged (the sender's window)
-   * every ACK_BYTES, and whenever it waits for more, rather than per chunk: a message costs.
+   * every ACK_BYTES rather than per chunk or whenever it waits: a message costs (~0.05 ms), and
+   * the sender only waits with more than its window unacknowledged, of which at most ACK_BYTES
+   * are taken and the rest still queued here, so it always hears back.
    */
   async *chunks(): AsyncGenerator<Buffer> {
     let taken = 0;
@@ -41,16 +43,17 @@ class Session {
       if (chunk) {
         yield chunk;
         taken += chunk.length;
-        if (taken < ACK_BYTES) continue;
+        if (taken >= ACK_BYTES) {
+          send({ id: this.id, kind: 'ack', bytes: taken });
+          taken = 0;
+        }
       } else if (this.ended) {
         return;
+      } else {
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+        });
       }
-      if (taken > 0) send({ id: this.id, kind: 'ack', bytes: taken });
-      taken = 0;
-      if (chunk) continue;
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
     }
   }
 }
