@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
 import { type ScanProblem, scanOf } from '../csv/scan';
-import { scanThread, ThreadScan } from '../csv/scan-thread';
+import { scanThreadReady, ThreadScan } from '../csv/scan-thread';
 import { resultHeaderOf } from '../jobs/split-upload';
 import { newId } from '../store/ids';
 import { account } from './auth';
@@ -73,7 +73,13 @@ function asClientError(err: unknown): never {
 
 /** POST /verify/bulk: takes one credit per address at upload and queues the file's batches. */
 export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
-  scanThread();
+  // The upload scanner's thread is loaded before the service answers. Should it fail to start,
+  // the service still serves the rest; each upload then tries to start it again.
+  app.addHook('onReady', async () => {
+    await scanThreadReady().catch((err: unknown) =>
+      app.log.error({ err }, 'upload scan thread did not start'),
+    );
+  });
   app.post(PATHS.bulk, async (request) => {
     const key = account(request);
     if (!request.isMultipart()) throw badRequest();

@@ -92,3 +92,6 @@ port.on('message', (message: ThreadRequest) => {
     session.push(null);
   }
 });
+
+// Loaded: the service may finish starting (server/csv/scan-thread.ts, scanThreadReady).
+send({ id: 0, kind: 'ready' });

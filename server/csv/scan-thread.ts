@@ -28,6 +28,7 @@ export type ThreadRequest =
   | { id: number; kind: 'end' };
 
 export type ThreadReply =
+  | { id: 0; kind: 'ready' }
   | { id: number; kind: 'ack'; bytes: number }
   | { id: number; kind: 'done'; counts: RowCounts | 'too_wide'; sizes: number[] }
   | { id: number; kind: 'failed'; message: string };
@@ -50,6 +51,8 @@ const ENTRY = `import(${JSON.stringify(pathToFileURL(TSX_API).href)})
   .catch((err) => { setImmediate(() => { throw err; }); });`;
 
 let thread: Worker | null = null;
+/** Settles once the running thread has loaded the scanner (or failed to). */
+let threadReady: Promise<void> = Promise.resolve();
 let nextId = 1;
 const listeners = new Map<number, Listener>();
 
@@ -62,8 +65,20 @@ export function scanThread(): Worker {
   const worker = new Worker(ENTRY, { eval: true });
   // It must not keep a stopping service alive; sessions in progress keep their request open.
   worker.unref();
-  worker.on('message', (message: ThreadReply) => listeners.get(message.id)?.reply(message));
+  let ready: () => void = () => {};
+  let failed: (err: Error) => void = () => {};
+  threadReady = new Promise<void>((resolve, reject) => {
+    ready = resolve;
+    failed = reject;
+  });
+  // Awaited at start-up only; a thread started again later reports through its sessions.
+  threadReady.catch(() => {});
+  worker.on('message', (message: ThreadReply) => {
+    if (message.kind === 'ready') ready();
+    else listeners.get(message.id)?.reply(message);
+  });
   const lose = (err: Error) => {
+    failed(err);
     if (thread === worker) thread = null;
     for (const listener of listeners.values()) listener.lost(err);
     listeners.clear();
@@ -72,6 +87,15 @@ export function scanThread(): Worker {
   worker.on('exit', (code) => lose(new Error(`upload scan thread exited (${code})`)));
   thread = worker;
   return worker;
+}
+
+/**
+ * Starts the thread if needed and resolves once it has loaded the scanner (~0.2 s of CPU): the
+ * service waits for it at start-up, so that is not paid by the first upload.
+ */
+export function scanThreadReady(): Promise<void> {
+  scanThread();
+  return threadReady;
 }
 
 /**
@@ -111,7 +135,7 @@ export class ThreadScan {
           if (message.kind === 'done') {
             this.sizes = message.sizes;
             resolve(message.counts);
-          } else {
+          } else if (message.kind === 'failed') {
             reject(new Error(`upload scan failed: ${message.message}`));
           }
         },
