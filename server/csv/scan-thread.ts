@@ -39,15 +39,23 @@ interface Listener {
 }
 
 /**
- * The thread's entry: tsx's loader registered first (the service runs its TypeScript through
- * tsx, also under tests; Node 20 does not pass `--import` on to a worker), then the scanner.
+ * The thread's entry: the scanner, through tsx's loader (the service runs its TypeScript through
+ * tsx, also under tests). Node 20 does not pass `--import` on to a worker, so unless the thread
+ * already loads TypeScript it registers tsx itself; registering twice would transform twice.
  */
 const TSX_API = join(
   dirname(createRequire(import.meta.url).resolve('tsx/package.json')),
   'dist/esm/api/index.mjs',
 );
-const ENTRY = `import(${JSON.stringify(pathToFileURL(TSX_API).href)})
-  .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./scan-thread-worker.ts', import.meta.url).href)}); })
+const WORKER_URL = new URL('./scan-thread-worker.ts', import.meta.url).href;
+const ENTRY = `import(${JSON.stringify(WORKER_URL)})
+  .catch((err) => {
+    if (err?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+    return import(${JSON.stringify(pathToFileURL(TSX_API).href)}).then((tsx) => {
+      tsx.register();
+      return import(${JSON.stringify(`${WORKER_URL}?tsx`)});
+    });
+  })
   .catch((err) => { setImmediate(() => { throw err; }); });`;
 
 let thread: Worker | null = null;
