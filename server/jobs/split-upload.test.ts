@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectDialect, readRows } from '../csv/rows';
 import { countRows } from '../csv/scan';
-import { BatchSpool } from './split-upload';
+import { BatchSpool, spoolBatches } from './split-upload';
 
 const dir = mkdtempSync(join(tmpdir(), 'verimark-spool-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,6 +78,9 @@ describe('BatchSpool fed by the counting pass', () => {
     const refused = spoolPath();
     const spool = new BatchSpool(refused, 2);
     await countRows(arriving(text, 1000), spool);
+    // Ended first, as the scan thread does in every case: the file is opened asynchronously, so
+    // right after the pass it may not exist yet on a busy machine.
+    await spool.finish();
     expect(existsSync(refused)).toBe(true);
     await spool.discard();
     expect(existsSync(refused)).toBe(false);
@@ -88,6 +91,20 @@ describe('BatchSpool fed by the counting pass', () => {
     expect((await other.batches()).length).toBe(12);
     await other.discard();
     expect(existsSync(taken)).toBe(false);
+  });
+
+  it('reads back batches longer than one read of the spool, and refuses a spool cut short', () => {
+    // Lines of up to 3 MB around the 1 MiB reads: a batch may end anywhere in one, or past it.
+    const lines = [0, 2_500_000, 10, 1024 * 1024 - 30, 700_000, 3_000_000, 5].map((n, i) =>
+      JSON.stringify([[`é${'x'.repeat(n)}`, String(i)]]),
+    );
+    const path = spoolPath();
+    writeFileSync(path, lines.map((line) => `${line}\n`).join(''));
+    const sizes = lines.map((_, i) => i + 1);
+    const batches = [...spoolBatches(path, sizes)];
+    expect(batches.map((b) => b.input)).toEqual(lines);
+    expect(batches.map((b) => [b.firstRow, b.rowCount])).toEqual(sizes.map((n) => [((n - 1) * n) / 2, n]));
+    expect(() => [...spoolBatches(path, [...sizes, 1])]).toThrow(/shorter/);
   });
 
   it('a file without data rows has no batches', async () => {

@@ -1,7 +1,7 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { closeSync, createWriteStream, openSync, readSync, type WriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { RESULT_COLUMNS } from '../../lib/api/contract';
-import type { NewBatch } from '../store/store';
+import type { NewBatch, NewBatches } from '../store/store';
 import { csvLine } from './verify-batch';
 
 /** How far the parse may run ahead of the disk (a batch is ~20 KB for 200-byte rows). */
@@ -71,26 +71,29 @@ export class BatchSpool {
     });
   }
 
-  /** Every batch, in row order, once the upload is accepted. */
-  async batches(): Promise<NewBatch[]> {
+  /** Writes the batch in the making and closes the file; the rows of each batch, in order. */
+  async finish(): Promise<number[]> {
     if (this.current.length > 0) await this.flush();
     await new Promise<void>((resolve, reject) => {
       if (this.failure) return reject(this.failure);
       this.out.once('error', reject);
       this.out.end(() => resolve());
     });
-    const text = await readFile(this.path, 'utf8');
-    const batches: NewBatch[] = [];
-    let start = 0;
-    let firstRow = 0;
-    for (const rowCount of this.sizes) {
-      const end = text.indexOf('\n', start);
-      if (end < 0) throw new Error('upload spool is shorter than the batches written to it');
-      batches.push({ firstRow, rowCount, input: text.slice(start, end) });
-      start = end + 1;
-      firstRow += rowCount;
-    }
-    return batches;
+    return this.sizes;
+  }
+
+  /** Closes the file without writing more (a failed scan), once its descriptor is released. */
+  async close(): Promise<void> {
+    if (this.out.closed) return;
+    await new Promise<void>((resolve) => {
+      this.out.once('close', () => resolve());
+      this.out.destroy();
+    });
+  }
+
+  /** Every batch, in row order, once the upload is accepted. */
+  async batches(): Promise<NewBatch[]> {
+    return [...spoolBatches(this.path, await this.finish())];
   }
 
   /** Removes the spool (after the rows are in the database, or when the upload is refused). */
@@ -98,6 +101,55 @@ export class BatchSpool {
     this.out.destroy();
     await rm(this.path, { force: true });
   }
+}
+
+/** Bytes read from the spool at a time when its batches are stored. */
+const READ_BYTES = 1024 * 1024;
+
+/**
+ * The batches of a finished spool file (`sizes`: the rows of each, as BatchSpool.finish returns
+ * them), read as the store takes them once the upload is accepted: a read at a time (the store's
+ * transaction is synchronous on SQLite), each line decoded on its own, so the file is never all
+ * in memory and each batch is garbage once stored.
+ */
+export function spoolBatches(path: string, sizes: readonly number[]): NewBatches {
+  return {
+    length: sizes.length,
+    *[Symbol.iterator]() {
+      const fd = openSync(path, 'r');
+      try {
+        const buffer = Buffer.allocUnsafe(READ_BYTES);
+        let data = buffer.subarray(0, 0);
+        let at = 0;
+        // The start of a line longer than what one read brought (a batch of wide rows).
+        let carry: Buffer[] = [];
+        let firstRow = 0;
+        for (const rowCount of sizes) {
+          let end = data.indexOf(0x0a, at);
+          while (end < 0) {
+            if (at < data.length) carry.push(Buffer.from(data.subarray(at)));
+            data = buffer.subarray(0, readSync(fd, buffer, 0, READ_BYTES, null));
+            at = 0;
+            if (data.length === 0) throw new Error('upload spool is shorter than the batches written to it');
+            end = data.indexOf(0x0a);
+          }
+          let input: string;
+          if (carry.length === 0) {
+            input = data.toString('utf8', at, end);
+          } else {
+            carry.push(data.subarray(at, end));
+            input = Buffer.concat(carry).toString('utf8');
+            carry = [];
+          }
+          at = end + 1;
+          yield { firstRow, rowCount, input };
+          firstRow += rowCount;
+        }
+      } finally {
+        closeSync(fd);
+      }
+    },
+  };
 }
 
 /** The result file's first line: the upload's header, then the result columns. */

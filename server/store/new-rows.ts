@@ -4,7 +4,7 @@ import { newApiKey, newId } from './ids';
 import {
   type CreateKeyOptions,
   type KeyRecord,
-  type NewBatch,
+  type NewBatches,
   type NewFile,
   nowIso,
   type TaskRow,
@@ -47,7 +47,7 @@ export function newTaskRow(keyId: string, email: string, mode: Mode, now: string
  */
 export function newFileValues(
   f: NewFile,
-  batches: readonly NewBatch[],
+  batches: NewBatches,
   now: string,
 ): [string, string, string, string, Mode, number, number, number, number, string, string] {
   return [

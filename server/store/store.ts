@@ -114,6 +114,14 @@ export interface NewBatch {
   input: string;
 }
 
+/**
+ * A new file's batches in row order: an array, or an iterable that reads them as they are stored
+ * (the upload's spool, server/jobs/split-upload.ts), so they are never all in memory at once.
+ */
+export interface NewBatches extends Iterable<NewBatch> {
+  readonly length: number;
+}
+
 export type VerdictCounts = Record<Verdict, number>;
 
 /** Durable bulk files. Credits are taken at upload and refunded at completion or failure. */
@@ -128,7 +136,7 @@ export interface FileStore {
    * Takes the file's credits and inserts it with all its batches in one transaction; null when
    * the balance is short (nothing is stored then).
    */
-  create(f: NewFile, batches: NewBatch[]): Promise<FileRow | null>;
+  create(f: NewFile, batches: NewBatches): Promise<FileRow | null>;
   getById(id: string): Promise<FileRow | null>;
   /** A file of this key, or null (another key's file is reported as absent). */
   get(keyId: string, id: string): Promise<FileRow | null>;

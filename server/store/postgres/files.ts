@@ -1,5 +1,5 @@
 import { newFileValues } from '../new-rows';
-import type { FilePage, FileRow, FileStore, NewBatch, NewFile } from '../store';
+import type { FilePage, FileRow, FileStore, NewBatch, NewBatches, NewFile } from '../store';
 import { nowIso } from '../store';
 import { giveCredits, takeCredits } from './keys';
 import { inTransaction, type Pool } from './pool';
@@ -11,7 +11,7 @@ const INSERT_CHUNK = 200;
 export class PgFileStore implements FileStore {
   constructor(private readonly pool: Pool) {}
 
-  create(f: NewFile, batches: NewBatch[]): Promise<FileRow | null> {
+  create(f: NewFile, batches: NewBatches): Promise<FileRow | null> {
     return inTransaction(this.pool, async (client) => {
       if (!(await takeCredits(client, f.keyId, f.credits))) return null;
       const now = nowIso();
@@ -22,9 +22,8 @@ export class PgFileStore implements FileStore {
         newFileValues(f, batches, now),
       );
       const file = rows[0] as FileRow;
-      for (let i = 0; i < batches.length; i += INSERT_CHUNK) {
-        const chunk = batches.slice(i, i + INSERT_CHUNK);
-        await client.query(
+      const insert = (chunk: NewBatch[]) =>
+        client.query(
           `INSERT INTO file_batches (file_id, file_seq, first_row, row_count, input, state)
              SELECT $1, $2, u.first_row, u.row_count, u.input, 'open'
                FROM unnest($3::int[], $4::int[], $5::text[]) AS u(first_row, row_count, input)`,
@@ -36,7 +35,14 @@ export class PgFileStore implements FileStore {
             chunk.map((b) => b.input),
           ],
         );
+      let chunk: NewBatch[] = [];
+      for (const batch of batches) {
+        chunk.push(batch);
+        if (chunk.length < INSERT_CHUNK) continue;
+        await insert(chunk);
+        chunk = [];
       }
+      if (chunk.length > 0) await insert(chunk);
       return file;
     });
   }

@@ -5,10 +5,17 @@ import { MIGRATIONS } from './migrations';
 
 export type Db = Database.Database;
 
+/** Page size of a new database (SQLite's largest; the default is 4 KiB). */
+export const PAGE_SIZE = 65536;
+
 /** Opens (creating if needed) `verimark.sqlite` under `dataDir` in WAL mode and migrates it. */
 export function openDatabase(dataDir: string): Db {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'verimark.sqlite'));
+  // Only a new, empty database takes it (an existing one keeps its page size). Batches hold tens
+  // of KB of rows each, written as overflow pages one syscall per page: 64 KiB pages write a
+  // 25 MB upload's batches in a sixteenth of the calls (~25 ms instead of ~100).
+  db.pragma(`page_size = ${PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -1,5 +1,5 @@
 import { newFileValues } from '../new-rows';
-import type { FilePage, FileRow, FileStore, NewBatch, NewFile } from '../store';
+import type { FilePage, FileRow, FileStore, NewBatches, NewFile } from '../store';
 import { nowIso } from '../store';
 import type { Db } from './db';
 import { prepared } from './db';
@@ -13,7 +13,7 @@ export class SqliteFileStore implements FileStore {
     );
   }
 
-  async create(f: NewFile, batches: NewBatch[]): Promise<FileRow | null> {
+  async create(f: NewFile, batches: NewBatches): Promise<FileRow | null> {
     return this.db
       .transaction((): FileRow | null => {
         if (!takeCredits(this.db, f.keyId, f.credits)) return null;

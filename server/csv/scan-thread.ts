@@ -1,0 +1,236 @@
+/**
+ * The upload's one pass (countRows into a BatchSpool) on a worker thread, so that on a machine
+ * with a second core parsing and serialising run beside receiving the request rather than after
+ * each piece of it. One thread per process, started with the bulk route and kept; each upload is
+ * a session on it. The chunks go over with a bounded window (SCAN_WINDOW_BYTES sent and not yet
+ * taken by the scanner), so a fast upload waits for the scanner as it did in-process and memory
+ * stays bounded.
+ */
+import { rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { spoolBatches } from '../jobs/split-upload';
+import type { NewBatches } from '../store/store';
+import type { RowCounts } from './scan';
+
+/** Bytes of an upload sent to the thread and not yet read by its scanner. */
+const SCAN_WINDOW_BYTES = 1024 * 1024;
+/** Pieces of the upload are gathered to this size before they are sent (fewer messages). */
+const SEND_BYTES = 64 * 1024;
+
+export type ThreadRequest =
+  | { id: number; kind: 'start'; path: string; batchRows: number }
+  | { id: number; kind: 'chunk'; data: Uint8Array }
+  | { id: number; kind: 'end' };
+
+export type ThreadReply =
+  | { id: 0; kind: 'ready' }
+  | { id: number; kind: 'ack'; bytes: number }
+  | { id: number; kind: 'done'; counts: RowCounts | 'too_wide'; sizes: number[] }
+  | { id: number; kind: 'failed'; message: string };
+
+interface Listener {
+  reply(message: ThreadReply): void;
+  lost(err: Error): void;
+}
+
+/**
+ * The thread's entry: the scanner, through tsx's loader (the service runs its TypeScript through
+ * tsx, also under tests). Node 20 does not pass `--import` on to a worker, so unless the thread
+ * already loads TypeScript it registers tsx itself; registering twice would transform twice.
+ */
+const TSX_API = join(
+  dirname(createRequire(import.meta.url).resolve('tsx/package.json')),
+  'dist/esm/api/index.mjs',
+);
+const WORKER_URL = new URL('./scan-thread-worker.ts', import.meta.url).href;
+const ENTRY = `import(${JSON.stringify(WORKER_URL)})
+  .catch((err) => {
+    if (err?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+    return import(${JSON.stringify(pathToFileURL(TSX_API).href)}).then((tsx) => {
+      tsx.register();
+      return import(${JSON.stringify(`${WORKER_URL}?tsx`)});
+    });
+  })
+  .catch((err) => { setImmediate(() => { throw err; }); });`;
+
+let thread: Worker | null = null;
+/** Settles once the running thread has loaded the scanner (or failed to). */
+let threadReady: Promise<void> = Promise.resolve();
+let nextId = 1;
+const listeners = new Map<number, Listener>();
+
+/**
+ * The thread, started if it is not running: at the service's start-up (so its start — loading
+ * the scanner — is not paid by the first upload, nor counted in its time), or again after it died.
+ */
+export function scanThread(): Worker {
+  if (thread) return thread;
+  const worker = new Worker(ENTRY, { eval: true });
+  // It must not keep a stopping service alive; sessions in progress keep their request open.
+  worker.unref();
+  let ready: () => void = () => {};
+  let failed: (err: Error) => void = () => {};
+  threadReady = new Promise<void>((resolve, reject) => {
+    ready = resolve;
+    failed = reject;
+  });
+  // Awaited at start-up only; a thread started again later reports through its sessions.
+  threadReady.catch(() => {});
+  worker.on('message', (message: ThreadReply) => {
+    if (message.kind === 'ready') ready();
+    else listeners.get(message.id)?.reply(message);
+  });
+  const lose = (err: Error) => {
+    failed(err);
+    if (thread === worker) thread = null;
+    for (const listener of listeners.values()) listener.lost(err);
+    listeners.clear();
+  };
+  worker.on('error', lose);
+  worker.on('exit', (code) => lose(new Error(`upload scan thread exited (${code})`)));
+  thread = worker;
+  return worker;
+}
+
+/**
+ * Starts the thread if needed and resolves once it has loaded the scanner (~0.2 s of CPU): the
+ * service waits for it at start-up, so that is not paid by the first upload.
+ */
+export function scanThreadReady(): Promise<void> {
+  scanThread();
+  return threadReady;
+}
+
+/**
+ * One upload's scan on the thread: receive() feeds it the `file` part; the counts settle when the
+ * part is read; batches() reads the spooled batches back once the upload is accepted; discard()
+ * removes the spool in every case, after the thread has closed it.
+ */
+export class ThreadScan {
+  private readonly id = nextId++;
+  private readonly worker = scanThread();
+  private inFlight = 0;
+  private drained: (() => void) | null = null;
+  private ended = false;
+  private over = false;
+  private sizes: number[] = [];
+  /** The scan's findings, or its refusal; rejected when the scan (or the thread) failed. */
+  readonly counts: Promise<RowCounts | 'too_wide'>;
+
+  constructor(
+    private readonly path: string,
+    batchRows: number,
+  ) {
+    this.counts = new Promise((resolve, reject) => {
+      const settle = () => {
+        this.over = true;
+        listeners.delete(this.id);
+        this.drained?.();
+      };
+      listeners.set(this.id, {
+        reply: (message) => {
+          if (message.kind === 'ack') {
+            this.inFlight -= message.bytes;
+            if (this.inFlight <= SCAN_WINDOW_BYTES) this.drained?.();
+            return;
+          }
+          settle();
+          if (message.kind === 'done') {
+            this.sizes = message.sizes;
+            resolve(message.counts);
+          } else if (message.kind === 'failed') {
+            reject(new Error(`upload scan failed: ${message.message}`));
+          }
+        },
+        lost: (err) => {
+          settle();
+          reject(err);
+        },
+      });
+    });
+    // Awaited by the caller (receive, then the route); not an unhandled rejection meanwhile.
+    this.counts.catch(() => {});
+    this.send({ id: this.id, kind: 'start', path, batchRows });
+  }
+
+  private send(message: ThreadRequest, transfer: ArrayBuffer[] = []): void {
+    this.worker.postMessage(message, transfer);
+  }
+
+  /** Sends gathered pieces as one chunk of its own memory, handed over without a copy. */
+  private sendChunk(pieces: Buffer[], bytes: number): void {
+    const data = new Uint8Array(bytes);
+    let at = 0;
+    for (const piece of pieces) {
+      data.set(piece, at);
+      at += piece.length;
+    }
+    this.inFlight += bytes;
+    this.send({ id: this.id, kind: 'chunk', data }, [data.buffer]);
+  }
+
+  private end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (!this.over) this.send({ id: this.id, kind: 'end' });
+  }
+
+  /**
+   * Reads the part to its end, sending it to the thread as it arrives; resolves with its bytes.
+   * Once the scanner has finished early (a refusal in the header, a row over the bound) the rest
+   * is read and dropped, so the multipart body still ends (and a 413 is still seen).
+   */
+  async receive(source: Readable): Promise<number> {
+    let bytes = 0;
+    let pieces: Buffer[] = [];
+    let gathered = 0;
+    try {
+      // Not destroyed when left early: busboy must still read the part to its end.
+      for await (const chunk of source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        if (this.over) continue;
+        pieces.push(chunk);
+        gathered += chunk.length;
+        if (gathered < SEND_BYTES) continue;
+        this.sendChunk(pieces, gathered);
+        pieces = [];
+        gathered = 0;
+        if (this.inFlight > SCAN_WINDOW_BYTES && !this.over) {
+          await new Promise<void>((resolve) => {
+            this.drained = resolve;
+          });
+          this.drained = null;
+        }
+      }
+      if (gathered > 0 && !this.over) this.sendChunk(pieces, gathered);
+    } finally {
+      this.end();
+    }
+    if (!source.readableEnded) {
+      source.resume();
+      await finished(source);
+    }
+    return bytes;
+  }
+
+  /**
+   * Every batch, in row order, once the upload is accepted (after counts has settled): read from
+   * the spool as the store takes them, so before discard().
+   */
+  async batches(): Promise<NewBatches> {
+    await this.counts;
+    return spoolBatches(this.path, this.sizes);
+  }
+
+  /** Removes the spool once the thread is done with it (the rows are stored, or it was refused). */
+  async discard(): Promise<void> {
+    this.end();
+    await this.counts.catch(() => {});
+    await rm(this.path, { force: true });
+  }
+}
