@@ -7,11 +7,8 @@
  * stays bounded.
  */
 import { rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { spoolBatches } from '../jobs/split-upload';
 import type { NewBatches } from '../store/store';
@@ -43,15 +40,12 @@ interface Listener {
  * tsx, also under tests). Node 20 does not pass `--import` on to a worker, so unless the thread
  * already loads TypeScript it registers tsx itself; registering twice would transform twice.
  */
-const TSX_API = join(
-  dirname(createRequire(import.meta.url).resolve('tsx/package.json')),
-  'dist/esm/api/index.mjs',
-);
+const TSX_API = import.meta.resolve('tsx/esm/api');
 const WORKER_URL = new URL('./scan-thread-worker.ts', import.meta.url).href;
 const ENTRY = `import(${JSON.stringify(WORKER_URL)})
   .catch((err) => {
     if (err?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
-    return import(${JSON.stringify(pathToFileURL(TSX_API).href)}).then((tsx) => {
+    return import(${JSON.stringify(TSX_API)}).then((tsx) => {
       tsx.register();
       return import(${JSON.stringify(`${WORKER_URL}?tsx`)});
     });
