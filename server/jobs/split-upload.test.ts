@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectDialect, readRows } from '../csv/rows';
 import { countRows } from '../csv/scan';
+import { ThreadScan } from '../csv/scan-thread';
 import { BatchSpool, spoolBatches } from './split-upload';
 
 const dir = mkdtempSync(join(tmpdir(), 'verimark-spool-'));
@@ -29,6 +30,11 @@ async function rowsFromDisk(text: string): Promise<string[][]> {
   return out.slice(1);
 }
 
+/** The batches a spool wrote, read back as an accepted upload's are. */
+async function readBack(spool: BatchSpool, path: string) {
+  return [...spoolBatches(path, await spool.finish())];
+}
+
 describe('BatchSpool fed by the counting pass', () => {
   const text = [
     'Name;Email;Note',
@@ -39,9 +45,10 @@ describe('BatchSpool fed by the counting pass', () => {
   ].join('\r\n');
 
   it('stores exactly the rows a second read of the file gives, in batches of batchRows', async () => {
-    const spool = new BatchSpool(spoolPath(), 10);
+    const path = spoolPath();
+    const spool = new BatchSpool(path, 10);
     const counts = await countRows(arriving(text, 7), spool);
-    const batches = await spool.batches();
+    const batches = await readBack(spool, path);
     expect(counts).toMatchObject({ header: ['Name', 'Email', 'Note'], filled: [24, 24, 23] });
     expect(batches.map((b) => [b.firstRow, b.rowCount])).toEqual([
       [0, 10],
@@ -52,15 +59,15 @@ describe('BatchSpool fed by the counting pass', () => {
     expect(stored).toEqual(await rowsFromDisk(text));
     expect(stored[3]).toEqual(['P3', 'p3@x.test', 'a "quoted"\nnote 3 é']);
     for (const b of batches) expect((JSON.parse(b.input) as string[][]).length).toBe(b.rowCount);
-    await spool.discard();
   });
 
   it('closes a batch early when its rows are wide, so wide rows never gather in memory', async () => {
     const wide = 'x'.repeat(400 * 1024);
     const lines = ['Email,Pad', ...Array.from({ length: 7 }, (_, i) => `u${i}@x.test,${wide}`)];
-    const spool = new BatchSpool(spoolPath(), 100);
+    const path = spoolPath();
+    const spool = new BatchSpool(path, 100);
     await countRows(arriving(`${lines.join('\n')}\n`, 64 * 1024), spool);
-    const batches = await spool.batches();
+    const batches = await readBack(spool, path);
     // 512 KiB of JSON closes a batch: two rows of 400 KB reach it.
     expect(batches.map((b) => [b.firstRow, b.rowCount])).toEqual([
       [0, 2],
@@ -71,24 +78,22 @@ describe('BatchSpool fed by the counting pass', () => {
     expect(batches.flatMap((b) => JSON.parse(b.input) as string[][]).map((r) => r[0])).toEqual(
       Array.from({ length: 7 }, (_, i) => `u${i}@x.test`),
     );
-    await spool.discard();
   });
 
-  it('leaves nothing on disk when discarded, taken or not', async () => {
+  it('leaves nothing on disk when discarded, taken or not (the upload scan on its thread)', async () => {
     const refused = spoolPath();
-    const spool = new BatchSpool(refused, 2);
-    await countRows(arriving(text, 1000), spool);
-    // Ended first, as the scan thread does in every case: the file is opened asynchronously, so
-    // right after the pass it may not exist yet on a busy machine.
-    await spool.finish();
+    const scan = new ThreadScan(refused, 2);
+    await scan.receive(arriving(text, 1000));
+    // Its counts settle once the thread has finished (and closed) the spool.
+    await scan.counts;
     expect(existsSync(refused)).toBe(true);
-    await spool.discard();
+    await scan.discard();
     expect(existsSync(refused)).toBe(false);
 
     const taken = spoolPath();
-    const other = new BatchSpool(taken, 2);
-    await countRows(arriving(text, 1000), other);
-    expect((await other.batches()).length).toBe(12);
+    const other = new ThreadScan(taken, 2);
+    await other.receive(arriving(text, 1000));
+    expect([...(await other.batches())].length).toBe(12);
     await other.discard();
     expect(existsSync(taken)).toBe(false);
   });
@@ -108,9 +113,9 @@ describe('BatchSpool fed by the counting pass', () => {
   });
 
   it('a file without data rows has no batches', async () => {
-    const spool = new BatchSpool(spoolPath(), 10);
+    const path = spoolPath();
+    const spool = new BatchSpool(path, 10);
     await countRows(arriving('Email\n', 1000), spool);
-    expect(await spool.batches()).toEqual([]);
-    await spool.discard();
+    expect(await readBack(spool, path)).toEqual([]);
   });
 });

@@ -1,5 +1,4 @@
 import { closeSync, createWriteStream, openSync, readSync, type WriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { RESULT_COLUMNS } from '../../lib/api/contract';
 import type { NewBatch, NewBatches } from '../store/store';
 import { csvLine } from './verify-batch';
@@ -18,8 +17,8 @@ const BATCH_CHARS = 512 * 1024;
  * here, so the file is never read twice. Each batch is serialised at once (its cells as JSON, one
  * line — JSON has no raw line breaks) and written to a spool file with backpressure, so a large
  * upload, or one refused at its end (413, too short), holds no more than a batch in memory while
- * it arrives. Once the upload is accepted, batches() reads the lines back for the database; the
- * rows then live there, and discard() removes the spool in every case.
+ * it arrives. Once the upload is accepted, spoolBatches() reads the lines back for the database;
+ * the rows then live there, and the spool is removed in every case (server/csv/scan-thread.ts).
  */
 export class BatchSpool {
   /** The batch in the making and the characters of its cells. */
@@ -35,7 +34,7 @@ export class BatchSpool {
     private readonly batchRows: number,
   ) {
     this.out = createWriteStream(path, { highWaterMark: SPOOL_BUFFER_BYTES });
-    // Kept for batches(): an unhandled 'error' would end the process.
+    // Kept for finish() and flush(): an unhandled 'error' would end the process.
     this.out.on('error', (err) => {
       this.failure ??= err;
     });
@@ -89,17 +88,6 @@ export class BatchSpool {
       this.out.once('close', () => resolve());
       this.out.destroy();
     });
-  }
-
-  /** Every batch, in row order, once the upload is accepted. */
-  async batches(): Promise<NewBatch[]> {
-    return [...spoolBatches(this.path, await this.finish())];
-  }
-
-  /** Removes the spool (after the rows are in the database, or when the upload is refused). */
-  async discard(): Promise<void> {
-    this.out.destroy();
-    await rm(this.path, { force: true });
   }
 }
 
