@@ -1,6 +1,6 @@
 import { closeSync, createWriteStream, openSync, readSync, type WriteStream } from 'node:fs';
 import { RESULT_COLUMNS } from '../../lib/api/contract';
-import type { NewBatch, NewBatches } from '../store/store';
+import type { NewBatches } from '../store/store';
 import { csvLine } from './verify-batch';
 
 /** How far the parse may run ahead of the disk (a batch is ~20 KB for 200-byte rows). */
@@ -30,7 +30,7 @@ export class BatchSpool {
   private failure: Error | null = null;
 
   constructor(
-    private readonly path: string,
+    path: string,
     private readonly batchRows: number,
   ) {
     this.out = createWriteStream(path, { highWaterMark: SPOOL_BUFFER_BYTES });
