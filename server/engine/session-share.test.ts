@@ -118,3 +118,26 @@ describe('a connection shared by rows of the same MX address', () => {
       expect(server.lines.filter((l) => l === `RCPT TO:<${local}@example.com>`)).toHaveLength(1);
   });
 });
+
+describe('a row whose slot could not be had', () => {
+  it('leaves the queue, so no later connection asks for it', async () => {
+    const share = new SessionShare(20);
+    const limits = createLimits(4, 1);
+    // As when the shared slot table fails (a database error, or closed at shutdown).
+    limits.run = () => Promise.reject(new Error('host slots closed'));
+    const ctx: ProbeContext = {
+      config,
+      resolver: createResolver([], 500),
+      limits,
+      logger: { warn: () => {}, debug: () => {} },
+      open: () => Promise.reject(new Error('no connection is made')),
+      share,
+    };
+    const scope = { routes: new Map(), addresses: new Map(), catchAll: new Map() };
+    const hosts = [{ name: '10.0.0.1', priority: 10 }];
+    await probe(ctx, { email: 'a@example.com', domain: 'example.com', hosts, catchAllMode: false, scope }).catch(
+      () => null,
+    );
+    expect(share.waiting('10.0.0.1', '10.0.0.1')).toBe(false);
+  });
+});

@@ -246,7 +246,12 @@ async function converseAt(
   });
   const failed = slot.then(
     () => new Promise<never>(() => {}),
-    (error: unknown) => Promise.reject(error),
+    (error: unknown) => {
+      // No slot (the shared slot table failed): leave the queue, or a later connection would
+      // still ask for this row and throw its answer away.
+      ticket?.leave();
+      return Promise.reject(error);
+    },
   );
   if (!ticket) return (await Promise.race([own, failed])) ?? fresh(ctx, name, address, req);
   const first = await Promise.race([own, ticket.served, failed]);
