@@ -65,9 +65,12 @@ export class BatchWorker {
       let left = batch.rows.length;
       this.unverified += left;
       const done = this.run(batch, () => {
+        // Claims again only when this row is what makes room: once it has, further rows would
+        // each run an empty claim at a file's end (the poll and the batch's end ask anyway).
+        const hadRoom = this.wantsMore(concurrency, batchRows);
         left--;
         this.unverified--;
-        if (this.wantsMore(concurrency, batchRows)) this.kick();
+        if (!hadRoom && this.wantsMore(concurrency, batchRows)) this.kick();
       }).finally(() => {
         this.unverified -= left;
         this.running.delete(key);
