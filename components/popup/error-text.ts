@@ -2,7 +2,8 @@
 import type { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/shared/i18n';
 
-export function errorText(error: ApiError, retryIn: number | null = null): string {
+/** Reads only the error's kind and message (a refusal kept in storage has them too). */
+export function errorText(error: Pick<ApiError, 'kind' | 'message'>, retryIn: number | null = null): string {
   switch (error.kind) {
     case 'invalid_key':
       return t('popup_error_invalid_key');

@@ -6,6 +6,7 @@
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import type { FileList, FileRecord, Mode } from '../api/contract';
 import type { ApiErrorKind } from '../api/errors';
+import type { CheckRefusal } from '../storage/pending-checks';
 import type { Settings } from '../storage/settings';
 
 /** A verdict as the extension shows it, whatever service produced it. */
@@ -118,7 +119,7 @@ export interface PendingCheckView {
   mode: Mode;
   queuedAt: number;
   /** Sent once the service was back, and refused (nothing was paid): why, for the popup's words. */
-  refused?: { kind: ApiErrorKind; status: number | null; message: string };
+  refused?: CheckRefusal;
 }
 
 export interface ProtocolMap {

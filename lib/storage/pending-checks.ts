@@ -17,7 +17,6 @@ export interface CheckRefusal {
   kind: ApiErrorKind;
   status: number | null;
   message: string;
-  at: number;
 }
 
 export interface PendingCheck {
@@ -34,6 +33,8 @@ type CheckId = { email: string; mode: Mode };
 
 const KEY = 'pendingChecks';
 const same = (a: CheckId, b: CheckId) => a.email === b.email && a.mode === b.mode;
+/** The check without its refusal: waiting to be sent again. */
+const waiting = ({ refused: _refused, ...check }: PendingCheck): PendingCheck => check;
 
 function change(fn: (checks: PendingCheck[]) => PendingCheck[]): Promise<void> {
   return update<PendingCheck[]>(KEY, (checks = []) => fn(checks), idbStore('jobs'));
@@ -58,9 +59,7 @@ export async function addPendingCheck(check: PendingCheck): Promise<void> {
     const existing = checks.find((item) => same(item, check));
     if (!existing) return [...checks, check];
     return checks.map((item) =>
-      item === existing
-        ? { email: item.email, mode: item.mode, force: item.force || check.force, queuedAt: item.queuedAt }
-        : item,
+      item === existing ? { ...waiting(item), force: item.force || check.force } : item,
     );
   });
 }
@@ -77,7 +76,7 @@ export async function unmarkPendingRefused(check: CheckId): Promise<boolean> {
     checks.map((item) => {
       if (!same(item, check)) return item;
       found = true;
-      return { email: item.email, mode: item.mode, force: item.force, queuedAt: item.queuedAt };
+      return waiting(item);
     }),
   );
   return found;

@@ -4,7 +4,6 @@
  * credit spent) say why and what to do, with Retry and Dismiss.
  */
 
-import { ApiError } from '@/lib/api/errors';
 import { type MessageKey, t } from '@/lib/shared/i18n';
 import type { PendingCheckView } from '@/lib/shared/messages';
 import { errorText } from '../error-text';
@@ -23,7 +22,7 @@ function nextStep(refused: Refusal): string {
   return t(key);
 }
 
-const why = (refused: Refusal) => errorText(new ApiError(refused.kind, refused.message, refused.status));
+const why = (refused: Refusal) => errorText(refused);
 
 /** The sentence for a refused kept check, in the list. */
 export function refusedText(refused: Refusal): string {

@@ -90,16 +90,7 @@ export const handlers: { [K in Type]: Handler<K> } = {
   pendingChecks: async (data) => {
     // The popup saw the service answer again: send now rather than at the next backoff step.
     if (data?.sendNow === true) void sendPendingChecks({ force: true });
-    return (await listPendingChecks()).map(({ email, mode, queuedAt, refused }) =>
-      refused
-        ? {
-            email,
-            mode,
-            queuedAt,
-            refused: { kind: refused.kind, status: refused.status, message: refused.message },
-          }
-        : { email, mode, queuedAt },
-    );
+    return (await listPendingChecks()).map(({ force: _force, ...view }) => view);
   },
   retryPendingCheck: (data) => retryPendingCheck(checkId(data)),
   dismissPendingCheck: (data) => dismissPendingCheck(checkId(data)),

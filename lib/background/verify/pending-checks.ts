@@ -47,7 +47,7 @@ async function sendOne(check: PendingCheck): Promise<'sent' | 'offline'> {
     // Refused (key, credits, a 400, a broken answer): nothing was paid. Kept with the reason for
     // the popup, and not sent again until the user asks.
     const { kind, status, message } = fromMessageError(err);
-    await markPendingRefused(check, { kind, status, message, at: Date.now() });
+    await markPendingRefused(check, { kind, status, message });
     return 'sent';
   }
   // A cached verdict (someone else asked meanwhile) is not in the recent list yet.
