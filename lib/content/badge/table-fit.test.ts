@@ -120,4 +120,20 @@ describe('planFit', () => {
     planFit(a);
     expect(place(a).dataset.fit).toBe('full'); // not planned: fitted in the next frame instead
   });
+
+  it('fits in a frame of the badge’s window even while another window never renders one', async () => {
+    await frame();
+    // A badge of a frame that never renders (a hidden iframe): its frame is asked, never given.
+    const stuck = { requestAnimationFrame: () => 1, addEventListener: () => {} } as unknown as Window;
+    const hidden = badgeIn(
+      '<table><tr><td><a>h@b.test</a><verimark-badge></verimark-badge></td></tr></table>',
+    );
+    Object.defineProperty(hidden, 'ownerDocument', { value: { defaultView: stuck } });
+    fitInCell(hidden as HTMLElement, false, new AbortController().signal);
+    await frame();
+    const badge = place(row(95)); // not planned: placed full, fitted in the next frame
+    expect(badge.dataset.fit).toBe('full');
+    await frame();
+    expect(badge.dataset.fit).toBe('over');
+  });
 });

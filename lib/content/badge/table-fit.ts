@@ -40,7 +40,11 @@ const resizing = new WeakSet<Window>();
 const plans = new Map<Node, Plan>();
 /** The fit last written per badge (writes that change nothing are skipped: each costs a layout). */
 const written = new WeakMap<HTMLElement, string>();
-let frame = 0;
+/**
+ * The windows asked for a fit frame (a badge's own: the top document's or a same-origin frame's).
+ * Per window, so a frame that never renders (a hidden iframe) cannot stop fitting elsewhere.
+ */
+const frames = new WeakSet<Window>();
 /** Badges were placed since the last frame: layout is not clean, reading it would force it. */
 let placed = false;
 
@@ -130,9 +134,10 @@ function refit(win: Window): void {
 }
 
 function schedule(win: Window): void {
-  if (frame) return;
-  frame = win.requestAnimationFrame(() => {
-    frame = 0;
+  if (frames.has(win)) return;
+  frames.add(win);
+  win.requestAnimationFrame(() => {
+    frames.delete(win);
     placed = false;
     const batch = [...pending];
     pending.clear();
