@@ -104,7 +104,6 @@ export function createLimits(global: number, perHost: number, shared?: HostSlots
         state.blocked = true;
         got.freed.then(() => {
           state.blocked = false;
-          if (hosts.get(host) !== state) hosts.set(host, state);
           pump();
         });
         pump();

@@ -135,9 +135,13 @@ describe('a row whose slot could not be had', () => {
     };
     const scope = { routes: new Map(), addresses: new Map(), catchAll: new Map() };
     const hosts = [{ name: '10.0.0.1', priority: 10 }];
-    await probe(ctx, { email: 'a@example.com', domain: 'example.com', hosts, catchAllMode: false, scope }).catch(
-      () => null,
-    );
+    await probe(ctx, {
+      email: 'a@example.com',
+      domain: 'example.com',
+      hosts,
+      catchAllMode: false,
+      scope,
+    }).catch(() => null);
     expect(share.waiting('10.0.0.1', '10.0.0.1')).toBe(false);
   });
 });
