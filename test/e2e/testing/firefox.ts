@@ -66,6 +66,31 @@ async function newTab(browser: Browser, handedOut: WeakSet<Page>): Promise<Page>
   }
 }
 
+/**
+ * Waits for the options page the extension opens on install (`runtime.onInstalled`). Firefox loads
+ * it into the selected tab when that tab is blank, so a test tab opened before it arrives could
+ * have its page replaced under it (stale element handles: "Cannot focus non-HTMLElement"). Puppeteer's
+ * `Page.url()` is not updated for that load, so each tab is asked. Bounded: a launch on which no
+ * options page comes goes on after `ms`.
+ */
+async function settleInstallTab(browser: Browser, optionsUrl: string, ms = 15_000): Promise<void> {
+  await waitFor(
+    async () => {
+      const tabs = await browser.pages();
+      const loaded = await Promise.all(
+        tabs.map((tab) =>
+          tab
+            .evaluate((want) => location.href === want && document.readyState === 'complete', optionsUrl)
+            .catch(() => false),
+        ),
+      );
+      return loaded.includes(true) || undefined;
+    },
+    ms,
+    'the options page the install opens',
+  ).catch(() => undefined);
+}
+
 export async function launchFirefoxSession(opts: FirefoxOptions = {}): Promise<ExtensionSession> {
   const extension = extensionDir('firefox');
   const id = geckoId();
@@ -106,6 +131,7 @@ export async function launchFirefoxSession(opts: FirefoxOptions = {}): Promise<E
   try {
     await browser.installExtension(extension);
     const extensionBaseUrl = `moz-extension://${FIREFOX_EXTENSION_UUID}/`;
+    await settleInstallTab(browser, `${extensionBaseUrl}options.html`);
     const handedOut = new WeakSet<Page>();
     return extensionSession({
       browserName: 'firefox',
