@@ -21,8 +21,13 @@ export default defineConfig({
     plugins: [inlineStylesheets(['entrypoints/popup/index.html']), plainDynamicImports()],
     // No module preloads: the popup's entry only imports the app (and the app its one shared
     // chunk); with plainDynamicImports, no preload helper either (~0.5 KB gzip of the entry).
-    // VERIMARK_SOURCEMAP=1: source maps, for scripts/bundle-parts.mjs (what a script is made of).
-    build: { modulePreload: false, sourcemap: process.env.VERIMARK_SOURCEMAP === '1' },
+    // VERIMARK_SOURCEMAP=1: source maps, for scripts/bundle-parts.mjs (what a script is made of);
+    // VERIMARK_NOMINIFY=1: readable function names in CPU profiles (bench/testing/profile-content.ts).
+    build: {
+      minify: process.env.VERIMARK_NOMINIFY !== '1',
+      modulePreload: false,
+      sourcemap: process.env.VERIMARK_SOURCEMAP === '1',
+    },
     esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
     resolve: {
       alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },

@@ -1,3 +1,17 @@
+/**
+ * Where the content benchmark's time goes: loads the CRM-like page (bench/testing/crm-page.ts)
+ * once, with a Chromium trace and a V8 CPU profile, and prints self time per trace event on the
+ * renderer's main thread and per script function.
+ *
+ *   node --import tsx bench/testing/profile-content.ts [load|churn] [off]
+ *
+ * `load`: a page load until all targets are marked; `churn`: 5 s of rows added by the page;
+ * `off`: the same on a site where marking is off. TIMELINE=1 prints the main thread's larger
+ * events in time order (TIMELINE=all: every event; TIMELINE_MIN: the smallest shown, in µs,
+ * default 2000); CALLERS=<function> prints the call chains of a function's samples. Build with
+ * `VERIMARK_NOMINIFY=1 npm run build:test` to read function names. The profiler slows calls into
+ * the browser's DOM: read its per-function times as shares, not as durations.
+ */
 import type { CDPSession } from 'puppeteer-core';
 import { ROWS, startCrmBench } from './crm-page';
 
@@ -81,7 +95,10 @@ function selfTimes(events: TraceEvent[]): [string, number, number][] {
       'ThreadControllerImpl::RunTask',
     ]);
     for (const e of best)
-      if (shown.has(e.name) && (e.dur ?? 0) > 2000)
+      if (
+        (process.env.TIMELINE === 'all' || shown.has(e.name)) &&
+        (e.dur ?? 0) > Number(process.env.TIMELINE_MIN ?? 2000)
+      )
         console.log(
           `${((e.ts - t0) / 1000).toFixed(0).padStart(6)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(7)} ${nameOf(e)}`,
         );
