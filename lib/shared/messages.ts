@@ -126,13 +126,11 @@ export interface ProtocolMap {
   // --- allowed from content scripts ---
   /** Verify (or return the cached verdict of) one address. Charges at most once per address at a time. */
   verifyEmail(data: { email: string; mode?: Mode; force?: boolean }): VerdictView;
-  /** Addresses the content script found on its page: only these get verdicts (cached or paid). At most LOOKUP_MAX. */
-  foundAddresses(data: { emails: string[] }): void;
   /**
    * Cached verdicts only: never calls the service. Missing addresses map to null; for a content
    * script so do addresses it did not register and those past its tab's allowance. At most LOOKUP_MAX.
-   * `found`: a content script registers them as found first (what `foundAddresses` does), in the
-   * same message.
+   * `found`: a content script registers them as found on its page first, in the same message (only
+   * found addresses get verdicts, cached or paid: lib/background/verify/content-found.ts).
    */
   lookupCached(data: { emails: string[]; found?: boolean }): Record<string, VerdictView | null>;
   /** Whether marking is enabled for the sender's site, its per-page auto-verify budget and send guard. */
@@ -183,13 +181,12 @@ export interface ProtocolMap {
 
 export const CONTENT_SCRIPT_MESSAGES = [
   'verifyEmail',
-  'foundAddresses',
   'lookupCached',
   'contentConfig',
   'loadPopover',
 ] as const satisfies readonly (keyof ProtocolMap)[];
 
-/** The most addresses one `foundAddresses` or `lookupCached` message may carry (bigger sets go in parts). */
+/** The most addresses one `lookupCached` message may carry (bigger sets go in parts). */
 export const LOOKUP_MAX = 100;
 
 /** Set by "Check this page" (scripting.executeScript) before the content script itself is injected. */

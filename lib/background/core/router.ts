@@ -16,7 +16,7 @@ import { startBulkUpload } from '../bulk/upload';
 import { getAccount } from '../settings/account';
 import { contentConfig, getSettingsView, saveSettings, testConnection } from '../settings/settings-handlers';
 import { checkThisPage, loadPopover } from '../sites/check-page';
-import { checkAddressList, registerFound } from '../verify/content-found';
+import { checkAddressList } from '../verify/content-found';
 import { lookupForContentScript, verifyForContentScript } from '../verify/content-verify';
 import { allowPageVerify } from '../verify/page-allowance';
 import {
@@ -51,14 +51,10 @@ export const handlers: { [K in Type]: Handler<K> } = {
     senderKind(sender) === 'content_script'
       ? verifyForContentScript(data, sender)
       : verifyEmail(data, { keepOffline: true }),
-  foundAddresses: async (data, sender) => {
-    if (senderKind(sender) === 'content_script') await registerFound(data?.emails, sender);
-  },
-  lookupCached: async (data, sender) => {
-    if (senderKind(sender) !== 'content_script') return lookupCached(checkAddressList(data?.emails));
-    if (data?.found === true) await registerFound(data.emails, sender);
-    return lookupForContentScript(data, sender);
-  },
+  lookupCached: (data, sender) =>
+    senderKind(sender) === 'content_script'
+      ? lookupForContentScript(data, sender)
+      : lookupCached(checkAddressList(data?.emails)),
   contentConfig: (_data, sender) => contentConfig(sender.url),
   loadPopover: (_data, sender) => loadPopover(sender),
   getSettings: () => getSettingsView(),

@@ -1,6 +1,6 @@
 /**
  * The addresses each content script found on its page, per tab and frame. The background cannot
- * see the page: the content script registers what its scan took up (`foundAddresses`), and only
+ * see the page: the content script registers what its scan took up (`lookupCached` with `found`), and only
  * those get a verdict back (cached or paid). A verdict obtained elsewhere (another site, the
  * popup) is thus told to a page only for an address that page shows; and how many verdicts a tab
  * gets is capped with its spends (content-verify.ts). A frame that moves to another origin starts
@@ -8,7 +8,6 @@
  * tab closes or the browser quits.
  */
 
-import { checkEmail } from '@/lib/shared/address';
 import { LOOKUP_MAX } from '@/lib/shared/messages';
 import { ApiError } from '../../api/errors';
 import { type FrameFound, foundItem } from '../../storage/content-found';
@@ -59,17 +58,13 @@ export function checkAddressList(value: unknown): string[] {
   return value as string[];
 }
 
-/** Records addresses the sender's content script found on its page (normalized, valid ones). */
-export async function registerFound(emails: unknown, sender: SenderInfo): Promise<void> {
-  const valid = checkAddressList(emails)
-    .map((raw) => checkEmail(raw))
-    .filter((c) => c.valid)
-    .map((c) => c.email);
+/** Records addresses (normalized, valid: checked by the caller) the sender's frame found on its page. */
+export function addFound(emails: readonly string[], sender: SenderInfo): Promise<void> {
   const key = frameKey(sender);
   const origin = originOf(sender);
-  await edit((all) => {
+  return edit((all) => {
     const current = all[key]?.origin === origin ? (all[key]?.emails ?? []) : [];
-    const merged = [...new Set([...current, ...valid])];
+    const merged = [...new Set([...current, ...emails])];
     all[key] = { origin, emails: merged.slice(Math.max(0, merged.length - FOUND_FRAME_MAX)) };
   });
 }

@@ -5,7 +5,7 @@ import { updateSettings } from '../../storage/settings';
 import type { SenderInfo } from '../core/authorize';
 import { dispatch } from '../core/router';
 import { countRequests, useFakeService } from '../testing/setup';
-import { resetFound } from './content-found';
+import { addFound, resetFound } from './content-found';
 import { EXPLICIT_ALLOWANCE, resetSpends, SPEND_WINDOW_MS, takeSpend } from './content-verify';
 import { singlePollTiming } from './verify';
 
@@ -18,7 +18,8 @@ const page = (tabId: number, url = 'https://crm.example.com/', frameId = 0): Sen
   frameId,
 });
 /** What the content script does for every address its scan took up. */
-const show = (sender: SenderInfo, emails: string[]) => dispatch('foundAddresses', { emails }, sender);
+/** What a content script's scan registers (lookupCached with `found`), without the lookup. */
+const show = (sender: SenderInfo, emails: string[]) => addFound(emails, sender);
 
 const env = useFakeService(() => ({ pendingPolls: 0 }));
 beforeAll(() => {
@@ -109,7 +110,7 @@ describe('lookupCached from a content script (attack: learning what the user ver
     const crm = page(1, 'https://crm.example.com/deals');
     const both = (sender: SenderInfo) => dispatch('lookupCached', { emails: [secret], found: true }, sender);
     expect((await both(crm))[secret]).toMatchObject({ status: 'deliverable', cached: true });
-    // Registered as foundAddresses would: a plain lookup of this frame now answers too, other frames not.
+    // Registered as found: a plain lookup of this frame now answers too, other frames not.
     expect((await lookup(crm, [secret]))[secret]).toMatchObject({ status: 'deliverable' });
     expect((await lookup(page(1, 'https://crm.example.com/', 3), [secret]))[secret]).toBeNull();
     // The same size limit holds.
@@ -138,7 +139,8 @@ describe('lookupCached from a content script (attack: learning what the user ver
     for (const bad of [Array(101).fill('a@example.com'), ['x'.repeat(400)]]) {
       const err = fromMessageError(await lookup(page(1), bad).catch((e: unknown) => e));
       expect(err.kind).toBe('bad_request');
-      expect(fromMessageError(await show(page(1), bad).catch((e: unknown) => e)).kind).toBe('bad_request');
+      const found = dispatch('lookupCached', { emails: bad, found: true }, page(1));
+      expect(fromMessageError(await found.catch((e: unknown) => e)).kind).toBe('bad_request');
     }
     expect(spends()).toBe(emails.length);
   });

@@ -14,7 +14,7 @@ import { spentItem } from '../../storage/content-spends';
 import { getSettings } from '../../storage/settings';
 import { getCached } from '../../storage/verdict-cache';
 import type { SenderInfo } from '../core/authorize';
-import { checkAddressList, foundOf } from './content-found';
+import { addFound, checkAddressList, foundOf } from './content-found';
 import { useAllowance } from './page-allowance';
 import { localVerdict, lookupCached, verifyEmail } from './verify';
 
@@ -94,15 +94,18 @@ export async function verifyForContentScript(
  * so the page shows them unverified and a Verify is refused the same way).
  */
 export async function lookupForContentScript(
-  data: { emails: unknown },
+  data: { emails: unknown; found?: boolean },
   sender: SenderInfo,
 ): Promise<Record<string, VerdictView | null>> {
   const raws = checkAddressList(data?.emails);
   const checked = raws.map((raw) => ({ raw, ...checkEmail(raw) }));
-  const found = await foundOf(
-    checked.filter((c) => c.valid).map((c) => c.email),
-    sender,
-  );
+  const valid = checked.filter((c) => c.valid).map((c) => c.email);
+  // `found`: the scan's addresses, registered as found on the sender's page in the same message.
+  let found: Set<string>;
+  if (data?.found === true) {
+    await addFound(valid, sender);
+    found = new Set(valid);
+  } else found = await foundOf(valid, sender);
   const answers = await lookupCached(raws.filter((_, i) => found.has(checked[i]?.email ?? '')));
   const hits = Object.values(answers).filter((view) => view !== null).length;
   let granted = hits > 0 ? await takeAllowance(tabOf(sender), await tabLimit(), hits) : 0;

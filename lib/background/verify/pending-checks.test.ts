@@ -9,7 +9,7 @@ import type { SenderInfo } from '../core/authorize';
 import { dispatch } from '../core/router';
 import { ensurePollAlarm, POLL_ALARM } from '../core/scheduler';
 import { countRequests, useFakeService } from '../testing/setup';
-import { resetFound } from './content-found';
+import { addFound, resetFound } from './content-found';
 import { resetSpends } from './content-verify';
 import { resetPendingBackoff, sendPendingChecks } from './pending-checks';
 import { singlePollTiming } from './verify';
@@ -85,7 +85,7 @@ describe('a single check the service could not be reached for', () => {
   });
 
   it("is kept only for the popup: a content script's check is not", async () => {
-    await dispatch('foundAddresses', { emails: ['eve@example.com'] }, page);
+    await addFound(['eve@example.com'], page);
     await updateSettings({ serviceUrl: OFFLINE });
     const err = await dispatch('verifyEmail', { email: 'eve@example.com' }, page).catch((e: unknown) =>
       fromMessageError(e),
