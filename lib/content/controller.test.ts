@@ -129,6 +129,28 @@ describe('startMarking', () => {
     await eventually(() => expect(statusOf(chip)).toBe('deliverable'));
   });
 
+  it('watches a shadow root again when its host comes back to the page', async () => {
+    const { api } = fakeApi();
+    startMarking({ win: window, signal: controller.signal, api, budget: 25 });
+    const host = document.createElement('div');
+    document.body.append(host);
+    const shadow = host.attachShadow({ mode: 'open' });
+    const first = Object.assign(document.createElement('a'), { href: 'mailto:first@x.test' });
+    shadow.append(first);
+    await eventually(() => expect(statusOf(first)).toBe('deliverable'));
+    // The host leaves the page; marks written meanwhile forget its root.
+    host.remove();
+    const outside = Object.assign(document.createElement('a'), { href: 'mailto:outside@x.test' });
+    document.body.append(outside);
+    await eventually(() => expect(statusOf(outside)).toBe('deliverable'));
+    // Back on the page: what is added inside it later is marked again.
+    document.body.append(host);
+    await settle();
+    const later = Object.assign(document.createElement('a'), { href: 'mailto:later@x.test' });
+    shadow.append(later);
+    await eventually(() => expect(statusOf(later)).toBe('deliverable'));
+  });
+
   it('stops at the budget: the rest waits for an explicit Verify', async () => {
     document.body.innerHTML = ['a', 'b', 'c', 'd']
       .map((x) => `<a href="mailto:${x}@x.test">${x}</a>`)

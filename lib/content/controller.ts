@@ -30,7 +30,8 @@ export interface Marking {
 
 export function startMarking(opts: StartOptions): Marking {
   const { win, signal, api } = opts;
-  const roots = new Set<Document | ShadowRoot>();
+  /** Roots whose fields are listened to (once each; the watcher keeps the ones to observe). */
+  const listened = new WeakSet<Document | ShadowRoot>();
   const frames = new WeakSet<Document>();
   let marker: Marker | null = null;
   // Work on many elements is done in slices: a thousand marks never make one long task. Each
@@ -71,9 +72,9 @@ export function startMarking(opts: StartOptions): Marking {
   const watcher = new TreeWatcher(win, signal, (batch) => onBatch(batch));
 
   const addRoot = (root: Document | ShadowRoot) => {
-    if (roots.has(root)) return;
-    roots.add(root);
     watcher.observe(root);
+    if (listened.has(root)) return;
+    listened.add(root);
     listenToFields(root, { marker: m, verifyNow: (email) => book.verifyNow(email), win, signal });
   };
   /** What a scan reports; `eager` for content the page added (see Marker.take). */
@@ -107,10 +108,7 @@ export function startMarking(opts: StartOptions): Marking {
     scanTree(doc, sink);
   };
   const rescan = () => {
-    for (const root of roots) {
-      if (root.nodeType === 9 || (root as ShadowRoot).host.isConnected) scanTree(root, sink);
-      else roots.delete(root);
-    }
+    for (const root of watcher.liveRoots()) scanTree(root, sink);
   };
   const onBatch = (batch: Batch) => {
     if (batch.rescan) rescan();

@@ -45,6 +45,12 @@ function hasPageNode(nodes: NodeList): boolean {
   return false;
 }
 
+function isLive(root: Document | ShadowRoot): boolean {
+  return root.nodeType === 9
+    ? (root as Document).defaultView !== null
+    : (root as ShadowRoot).host.isConnected;
+}
+
 export class TreeWatcher {
   private readonly observer: MutationObserver;
   private readonly roots = new Set<Document | ShadowRoot>();
@@ -65,10 +71,21 @@ export class TreeWatcher {
     signal.addEventListener('abort', () => this.observer.disconnect(), { once: true });
   }
 
+  /** Watches `root` (once: a root already watched is left as it is). */
   observe(root: Document | ShadowRoot): void {
-    if (this.signal.aborted) return;
+    if (this.signal.aborted || this.roots.has(root)) return;
     this.roots.add(root);
     this.observer.observe(root, OPTIONS);
+  }
+
+  /**
+   * The watched roots still on the page; the others are forgotten (a shadow root whose host left
+   * the page, the document of a removed or navigated frame). One that comes back is found again
+   * by the scan of what was added, and watched again.
+   */
+  liveRoots(): (Document | ShadowRoot)[] {
+    for (const root of this.roots) if (!isLive(root)) this.roots.delete(root);
+    return [...this.roots];
   }
 
   /** Asks for a full rescan at the next idle time (e.g. after an SPA navigation). */
@@ -87,13 +104,7 @@ export class TreeWatcher {
     try {
       work();
     } finally {
-      if (!this.signal.aborted) {
-        for (const root of this.roots) {
-          if (root.nodeType === 9 || (root as ShadowRoot).host.isConnected)
-            this.observer.observe(root, OPTIONS);
-          else this.roots.delete(root);
-        }
-      }
+      if (!this.signal.aborted) for (const root of this.liveRoots()) this.observer.observe(root, OPTIONS);
       if (pending.length > 0) this.record(pending);
     }
   }
