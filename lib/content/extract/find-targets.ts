@@ -62,7 +62,7 @@ function queryEach(root: Root, selectors: readonly string[], into: Element[]): E
 export const SMALL_SUBTREE = 400;
 
 /** True for an element subtree of fewer than SMALL_SUBTREE elements. */
-export function isSmall(root: Document | ShadowRoot | Element): boolean {
+export function isSmall(root: Node): boolean {
   return root.nodeType === 1 && (root as Element).getElementsByTagName('*').length < SMALL_SUBTREE;
 }
 

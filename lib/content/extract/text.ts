@@ -5,6 +5,7 @@
  * The element holding the text is the target; its badge follows its last address.
  */
 import { addressesInText } from '@/lib/shared/extract/address-list';
+import { isSmall } from './find-targets';
 import type { Target } from './targets';
 
 /** Where text is never read: code and styles, what the user edits, our own elements. */
@@ -48,8 +49,7 @@ const SNAPSHOT = 7;
  */
 function* textsWithAt(doc: Document, root: Node): Generator<Text> {
   // A small subtree (rows just added) is walked: starting XPath costs more than its few texts.
-  const small = root.nodeType === 1 && (root as Element).getElementsByTagName('*').length < 400;
-  if (!small && root.nodeType !== 11 && typeof doc.evaluate === 'function') {
+  if (!isSmall(root) && root.nodeType !== 11 && typeof doc.evaluate === 'function') {
     let snapshot: XPathResult | null = null;
     try {
       snapshot = doc.evaluate('.//text()[contains(., "@")]', root, null, SNAPSHOT, null);

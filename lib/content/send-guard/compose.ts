@@ -9,7 +9,7 @@
  * only: in other interface languages the button is not recognised and the guard stays out of the way.
  */
 import { addressesInText } from '@/lib/shared/extract/address-list';
-import { type RecipientField, recipientsIn } from '../webmail/recipients';
+import { asField, FIELDS, GMAIL_FIELD, type RecipientField, recipientsIn } from '../webmail/recipients';
 
 export interface ComposeRecipient {
   /** The address as written on the page. */
@@ -21,10 +21,9 @@ export interface ComposeRecipient {
   field: RecipientField | null;
 }
 
-const FIELDS = ['to', 'cc', 'bcc'] as const;
 /** Gmail's field wrappers and old textareas; Outlook's wells and their groups. */
 const FIELD_SELECTOR = [
-  ...FIELDS.map((f) => `div[name="${f}"]`),
+  GMAIL_FIELD,
   ...FIELDS.map((f) => `textarea[name="${f}"]`),
   ...FIELDS.map((f) => `[role="group"][id$="_${f.toUpperCase()}"]`),
   ...['To', 'Cc', 'Bcc'].map((f) => `[aria-label="${f}" i][contenteditable="true"]`),
@@ -83,11 +82,10 @@ export function sendButtonIn(compose: Element): Element | null {
 }
 
 function fieldOfTyping(el: Element): RecipientField | null {
-  const own = el.getAttribute('name');
-  if (own === 'to' || own === 'cc' || own === 'bcc') return own;
-  const wrapper = el.closest('div[name="to"],div[name="cc"],div[name="bcc"]');
-  const name = wrapper?.getAttribute('name') ?? el.getAttribute('aria-label')?.toLowerCase();
-  return name === 'to' || name === 'cc' || name === 'bcc' ? name : null;
+  return (
+    asField(el.getAttribute('name')) ??
+    asField(el.closest(GMAIL_FIELD)?.getAttribute('name') ?? el.getAttribute('aria-label')?.toLowerCase())
+  );
 }
 
 /** Outlook's typed text: the well's own text outside its pills. */

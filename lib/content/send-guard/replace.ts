@@ -14,6 +14,8 @@
  * Typing is `execCommand('insertText')`, which fires the `beforeinput`/`input` events an editor
  * expects; where it is refused, the value is set and an `input` event dispatched.
  */
+
+import { GMAIL_FIELD } from '../webmail/recipients';
 import type { Flagged } from './decide';
 import { pressButton } from './retrigger';
 
@@ -48,7 +50,7 @@ function typeText(doc: Document, target: HTMLElement, text: string): void {
 }
 
 function typingBoxOf(chip: Element): HTMLElement | null {
-  const field = chip.closest('div[name="to"],div[name="cc"],div[name="bcc"]');
+  const field = chip.closest(GMAIL_FIELD);
   return (field?.querySelector('input,textarea') as HTMLElement | null) ?? null;
 }
 

@@ -7,7 +7,7 @@
  * Undo is the same swap back, on the chip now carrying the new address (`findRecipient`). Text only: the address is typed, never written as HTML.
  */
 import { replaceRecipient } from '../send-guard/replace';
-import { recipientOf, recipientsIn } from './recipients';
+import { GMAIL_FIELD, recipientOf, recipientsIn } from './recipients';
 
 export interface RecipientSwap {
   /** The compose field holding the recipients: it stays on the page while chips come and go. */
@@ -16,8 +16,6 @@ export interface RecipientSwap {
   before: string;
   by: string;
 }
-
-const GMAIL_FIELD = 'div[name="to"],div[name="cc"],div[name="bcc"]';
 
 /** The compose field a recipient chip or pill sits in (Gmail's `div[name]`, Outlook's well), or null. */
 export function recipientFieldOf(el: Element): Element | null {

@@ -23,8 +23,15 @@ export interface Recipient {
   field: RecipientField | null;
 }
 
-const FIELDS: readonly RecipientField[] = ['to', 'cc', 'bcc'];
+export const FIELDS: readonly RecipientField[] = ['to', 'cc', 'bcc'];
 const GMAIL_WRAPPERS = FIELDS.map((f) => `div[name="${f}"]`);
+/** Gmail's compose field wrappers, `div[name=to|cc|bcc]`, as one selector. */
+export const GMAIL_FIELD = GMAIL_WRAPPERS.join(',');
+
+/** `name` when it is a compose field's (to, cc, bcc), else null. */
+export function asField(name: string | null | undefined): RecipientField | null {
+  return name && (FIELDS as readonly string[]).includes(name) ? (name as RecipientField) : null;
+}
 const OUTLOOK_GROUPS = FIELDS.map((f) => `[role="group"][id$="_${f.toUpperCase()}"]`);
 // Outlook labels its wells "To", "Cc" and "Bcc"; the `i` flag covers other casings.
 const OUTLOOK_WELLS = ['To', 'Cc', 'Bcc'].map((f) => `[aria-label="${f}" i]`);
@@ -67,22 +74,19 @@ export const RECIPIENT_ALONE = [
   RECIPIENT_SELECTORS.message,
 ].join(',');
 export const RECIPIENT_SCOPED: readonly (readonly [wrapper: string, inner: string])[] = [
-  [GMAIL_WRAPPERS.join(','), '[data-hovercard-id],input,textarea'],
+  [GMAIL_FIELD, '[data-hovercard-id],input,textarea'],
   [[...OUTLOOK_WELLS, ...OUTLOOK_GROUPS].join(','), '[title*="@"],[aria-label*="@"],span'],
 ];
 
 /** The compose field (To, Cc, Bcc) an element sits in, or null. */
 export function fieldOf(el: Element): RecipientField | null {
-  const own = el.getAttribute('name')?.toLowerCase();
-  if (own && (FIELDS as readonly string[]).includes(own) && el.localName === 'textarea')
-    return own as RecipientField;
-  const wrapper = el.closest('div[name="to"],div[name="cc"],div[name="bcc"]');
+  const own = asField(el.getAttribute('name')?.toLowerCase());
+  if (own && el.localName === 'textarea') return own;
+  const wrapper = el.closest(GMAIL_FIELD);
   if (wrapper) return wrapper.getAttribute('name') as RecipientField;
-  const group = el.closest('[role="group"][id]');
-  const suffix = group?.id.split('_').pop()?.toLowerCase();
-  if (suffix && (FIELDS as readonly string[]).includes(suffix)) return suffix as RecipientField;
-  const well = el.closest('[aria-label]')?.getAttribute('aria-label')?.toLowerCase();
-  return well && (FIELDS as readonly string[]).includes(well) ? (well as RecipientField) : null;
+  const suffix = asField(el.closest('[role="group"][id]')?.id.split('_').pop()?.toLowerCase());
+  if (suffix) return suffix;
+  return asField(el.closest('[aria-label]')?.getAttribute('aria-label')?.toLowerCase());
 }
 
 /** The address an attribute carries; a value with '@' but no readable address is kept to be judged invalid. */
