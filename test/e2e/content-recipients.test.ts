@@ -4,7 +4,9 @@
  * typed into the field with a comma (the page makes the new chip); on an Outlook-like compose the
  * pill goes and the suggestion is typed into the well with ";" (the page resolves it into a pill).
  * The mark follows the new chip, "Undo" brings the old address back in one click, and the marks
- * of the CRM table never move the table. Light and dark screenshots of each view.
+ * of the CRM table never move the table in a narrow window, where most badges are fitted compact
+ * (content-chromium.test.ts checks the same table at the default size). Light and dark screenshots
+ * of each view.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -100,7 +102,7 @@ describe('Replace on compose recipients in Chromium', () => {
     });
   }
 
-  it('a CRM table with marks keeps its layout (light and dark screenshots)', async () => {
+  it('a CRM table in a narrow window (640 px: compact fits) keeps its layout (light and dark screenshots)', async () => {
     await env.page.setViewport({ width: 640, height: 420 });
     for (const theme of THEMES) {
       await env.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
