@@ -44,21 +44,28 @@ function suggestedAddress(current: string, suggestion: string): string {
   return `${current.slice(0, current.lastIndexOf('@'))}@${suggestion}`;
 }
 
+/**
+ * What the slot under the form shows: nothing, a check on its way, its verdict, a check the
+ * background kept (service unreachable; `sentAt` once it was sent and its verdict is on the way),
+ * or that kept check refused when it was sent. One at a time.
+ */
+type Slot =
+  | { kind: 'empty' }
+  | { kind: 'busy'; email: string }
+  | { kind: 'verdict'; verdict: VerdictView }
+  | { kind: 'kept'; email: string; sentAt: number | null }
+  | { kind: 'refused'; check: PendingCheckView & { refused: NonNullable<PendingCheckView['refused']> } };
+
+const EMPTY: Slot = { kind: 'empty' };
+
 export function VerifyPanel() {
   const call = useApi();
   const announce = useAnnounce();
   const [input, setInput] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [verdict, setVerdict] = useState<VerdictView | null>(null);
+  const [slot, setSlot] = useState<Slot>(EMPTY);
   const [recent, setRecent] = useState<VerdictView[]>([]);
-  /** The address just asked whose check the background kept (service unreachable): its verdict is shown once it lands. */
-  const [queued, setQueued] = useState<string | null>(null);
-  /** When that check left the kept list (sent, its verdict on the way), or null while kept. */
-  const [sentAt, setSentAt] = useState<number | null>(null);
   /** Checks the background keeps until the service is back. */
   const [pending, setPending] = useState<PendingCheckView[]>([]);
-  /** The check just asked was kept, then refused when it was sent: said in the verdict slot. */
-  const [refusedNow, setRefusedNow] = useState<PendingCheckView | null>(null);
   const recovered = useRecovered();
   const { refresh: refreshAccount } = useAccount();
 
@@ -77,37 +84,38 @@ export function VerifyPanel() {
     void loadPending();
   }, []);
 
+  const showVerdict = (verdict: VerdictView) => {
+    setSlot({ kind: 'verdict', verdict });
+    announce(t('popup_announce_verdict', verdict.email, statusText(verdict.status)));
+  };
+
   const verify = async (raw: string, force = false) => {
     const { email, valid } = checkEmail(raw);
     if (email === '') return;
     if (!valid) {
-      setVerdict(invalidVerdict(email));
-      announce(t('popup_announce_verdict', email, statusText('invalid')));
+      showVerdict(invalidVerdict(email));
       return;
     }
-    setBusy(true);
-    setVerdict(null);
-    setQueued(null);
-    setSentAt(null);
-    setRefusedNow(null);
+    setSlot({ kind: 'busy', email });
     announce(t('popup_verifying', email));
     const outcome = await call.result(
       () => sendMessage('verifyEmail', force ? { email, force } : { email }),
       'verify',
     );
-    setBusy(false);
     if (!outcome.ok) {
       // Not sent at all: the background keeps it and sends it when the service answers again.
       if (outcome.error?.kind === 'network') {
-        setQueued(email);
+        setSlot({ kind: 'kept', email, sentAt: null });
         announce(t('popup_verify_queued', email));
         void loadPending();
-      } else announce('');
+      } else {
+        setSlot(EMPTY);
+        announce('');
+      }
       return;
     }
     const result = outcome.value;
-    setVerdict(result);
-    announce(t('popup_announce_verdict', result.email, statusText(result.status)));
+    showVerdict(result);
     void loadRecent();
     if (!result.cached && result.status !== 'invalid') refreshAccount();
   };
@@ -115,55 +123,50 @@ export function VerifyPanel() {
   /** Reads both lists; the check just asked, once answered, shows its verdict (or why it was refused). */
   const refreshKept = async (sendNow = false) => {
     const [left, list] = await Promise.all([loadPending(sendNow), loadRecent()]);
-    if (!queued || !left) return;
-    const kept = left.find((check) => check.email === queued);
+    if (slot.kind !== 'kept' || !left) return;
+    const { email, sentAt } = slot;
+    // Only while the slot still shows this check (a new Verify may have started meanwhile).
+    const replace = (next: Slot) =>
+      setSlot((now) => (now.kind === 'kept' && now.email === email ? next : now));
+    const kept = left.find((check) => check.email === email);
     if (kept?.refused) {
-      setQueued(null);
-      setSentAt(null);
-      setRefusedNow(kept);
+      replace({ kind: 'refused', check: { ...kept, refused: kept.refused } });
       // The sentence itself is in the verdict slot; the status line says it briefly.
       announce(t('popup_kept_refused_announce', kept.email));
       return;
     }
     if (kept) return;
-    const done = list?.find((item) => item.email === queued);
-    if (!done) {
-      // Sent: the service is verifying it. Waited for a while, then left to the recent list.
-      const since = sentAt ?? Date.now();
-      if (sentAt === null) setSentAt(since);
-      if (Date.now() - since < SENT_WAIT_MS) return;
-    }
-    setQueued(null);
-    setSentAt(null);
+    const done = list?.find((item) => item.email === email);
     if (done) {
-      setVerdict(done);
+      replace({ kind: 'verdict', verdict: done });
       announce(t('popup_announce_verdict', done.email, statusText(done.status)));
       refreshAccount();
+      return;
     }
+    // Sent: the service is verifying it. Waited for a while, then left to the recent list.
+    if (sentAt === null) replace({ kind: 'kept', email, sentAt: Date.now() });
+    else if (Date.now() - sentAt >= SENT_WAIT_MS) replace(EMPTY);
   };
   useEffect(() => {
     if (recovered > 0) void refreshKept(true);
   }, [recovered]);
   const waiting = pending.some((check) => !check.refused);
-  useInterval(() => void refreshKept(), waiting || queued ? PENDING_REFRESH_MS : null);
+  useInterval(() => void refreshKept(), waiting || slot.kind === 'kept' ? PENDING_REFRESH_MS : null);
 
   const retryKept = async (check: PendingCheckView) => {
-    setRefusedNow(null);
-    setVerdict(null);
-    setQueued(check.email);
-    setSentAt(null);
+    setSlot({ kind: 'kept', email: check.email, sentAt: null });
     await call(() => sendMessage('retryPendingCheck', { email: check.email, mode: check.mode }), 'local');
     void loadPending();
   };
   const dismissKept = async (check: PendingCheckView) => {
-    if (refusedNow?.email === check.email) setRefusedNow(null);
+    if (slot.kind === 'refused' && slot.check.email === check.email) setSlot(EMPTY);
     await call(() => sendMessage('dismissPendingCheck', { email: check.email, mode: check.mode }), 'local');
     announce(t('popup_dismissed', check.email));
     void loadPending();
   };
 
   const onSuggestion = (suggestion: string) => {
-    const next = suggestedAddress(verdict?.email ?? input, suggestion);
+    const next = suggestedAddress(slot.kind === 'verdict' ? slot.verdict.email : input, suggestion);
     setInput(next);
     void verify(next);
   };
@@ -190,29 +193,31 @@ export function VerifyPanel() {
             value={input}
             onInput={(event) => setInput(event.currentTarget.value)}
           />
-          <button type="submit" class="primary" disabled={busy || input.trim() === ''}>
+          <button type="submit" class="primary" disabled={slot.kind === 'busy' || input.trim() === ''}>
             {t('popup_verify_button')}
           </button>
         </div>
       </form>
       <div class="verdict-slot">
-        {busy && <p class="muted">{t('popup_verifying', checkEmail(input).email)}</p>}
-        {queued && sentAt !== null && !busy && <p class="muted">{t('popup_verifying', queued)}</p>}
-        {queued && sentAt === null && !busy && (
+        {slot.kind === 'busy' && <p class="muted">{t('popup_verifying', slot.email)}</p>}
+        {slot.kind === 'kept' && slot.sentAt !== null && (
+          <p class="muted">{t('popup_verifying', slot.email)}</p>
+        )}
+        {slot.kind === 'kept' && slot.sentAt === null && (
           <p class="queued" data-testid="verify-queued">
-            {t('popup_verify_queued', queued)}
+            {t('popup_verify_queued', slot.email)}
           </p>
         )}
-        {refusedNow?.refused && !busy && (
+        {slot.kind === 'refused' && (
           <p class="form-error refused-now" data-testid="verify-refused">
-            {refusedNamedText(refusedNow.email, refusedNow.refused)}
+            {refusedNamedText(slot.check.email, slot.check.refused)}
           </p>
         )}
-        {verdict && (
+        {slot.kind === 'verdict' && (
           <VerdictCard
-            verdict={verdict}
+            verdict={slot.verdict}
             onSuggestion={onSuggestion}
-            onAgain={() => void verify(verdict.email, true)}
+            onAgain={() => void verify(slot.verdict.email, true)}
           />
         )}
       </div>
@@ -223,7 +228,7 @@ export function VerifyPanel() {
         onDismissKept={(check) => void dismissKept(check)}
         onSelect={(item) => {
           setInput(item.email);
-          setVerdict({ ...item, cached: true });
+          setSlot({ kind: 'verdict', verdict: { ...item, cached: true } });
         }}
       />
     </div>
