@@ -25,7 +25,8 @@ function probeThrough(servers: ScriptedSmtp[], extra: Partial<ProbeRequest> = {}
     resolver: createResolver([], 500),
     limits: createLimits(2, 1),
     logger: silent,
-    open: (address: string) => openSmtpSession('127.0.0.1', ports.get(address) ?? 1, 500),
+    // Generous: no test here waits for a timeout, and a loaded machine must not turn a late reply into one.
+    open: (address: string) => openSmtpSession('127.0.0.1', ports.get(address) ?? 1, 5_000),
   };
   const scope = { routes: new Map(), addresses: new Map(), catchAll: new Map() };
   const hosts = servers.map((_, i) => ({ name: `10.0.0.${i + 1}`, priority: (i + 1) * 10 }));
