@@ -8,9 +8,8 @@
  * waiter is woken at once by a release in its own process and looks again every WAIT_MS for
  * releases by others.
  */
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { HostSlots, SlotTry } from '../../engine/limits';
+import { localPid, ownerName } from '../ids';
 import { type Db, prepared } from './db';
 
 /** A slot's lease; renewed every third of it while its process lives. */
@@ -29,8 +28,8 @@ function alive(pid: number): boolean {
 }
 
 export class SqliteHostSlots implements HostSlots {
-  /** `host:pid:tag`, like the workers' lease owners. */
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  /** Named as the workers' lease owners are, so a dead owner's pid can be read from it. */
+  readonly owner = ownerName();
   private held = 0;
   private closed = false;
   private readonly waiters = new Map<string, Set<() => void>>();
@@ -71,14 +70,13 @@ export class SqliteHostSlots implements HostSlots {
     }[];
     if (rows.length >= this.perHost) {
       // Every slot taken: give back those of processes on this machine that are gone.
-      const here = `${hostname()}:`;
       const dead = new Set(
         rows
           .map((r) => r.owner)
-          .filter(
-            (o) =>
-              o !== this.owner && o.startsWith(here) && !alive(Number(o.slice(here.length).split(':')[0])),
-          ),
+          .filter((o) => {
+            const pid = o === this.owner ? null : localPid(o);
+            return pid !== null && !alive(pid);
+          }),
       );
       if (dead.size === 0) return null;
       for (const owner of dead) prepared(this.db, 'DELETE FROM host_slots WHERE owner = ?').run(owner);
