@@ -4,20 +4,23 @@
  *   B. `npm run service` plus two `npm run service:worker`, one of them SIGKILLed mid-file,
  * each verifying one 20,000-row file against a loopback SMTP peer (16 MX hosts, RCPT answered
  * after a fixed latency) and a DNS server on 127.0.0.1. Every process runs the real npm script
- * with its own DATA_DIR (they share only DATABASE_URL) and default settings (30 s leases). Prints the times, checks every row once in the results, credits exact before and
- * after, and that /healthz, /metrics and /openapi.json answer. Exit 1 on any failed check.
+ * with its own DATA_DIR (they share only DATABASE_URL) and default settings (30 s leases). Prints
+ * the times, checks every row once in the results, credits exact before and after, and that
+ * /healthz, /metrics and /openapi.json answer. Exit 1 on any failed check. The file, its folders
+ * and the HTTP client are the scale tests' (server/testing/worker-farm.ts, api.ts); the processes
+ * are not: here they are the npm scripts a team runs, not the test helpers' direct `tsx` runs.
  *
  *   npx tsx scripts/team-run.ts [rows] [latencyMs]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
-import { API_KEY_HEADER, type Envelope, PATHS, type ServerFileRecord } from '../lib/api/contract';
+import { type Envelope, PATHS } from '../lib/api/contract';
+import { Api } from '../server/testing/api';
 import { type FarmNet, startFarmNet } from '../server/testing/farm-net';
 import { startPostgres } from '../server/testing/postgres';
+import { farmCsv, progressOf, tempDirs } from '../server/testing/worker-farm';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROWS = Number(process.argv[2] ?? 20_000);
@@ -88,27 +91,19 @@ async function runOnce(label: string, workers: number, databaseUrl: string, net:
   const env = net.env();
   const rcptsBefore = net.rcpts.length;
   console.log(`\n${label}`);
-  const dirs: string[] = [];
-  const ownDir = async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'verimark-team-'));
-    dirs.push(dir);
-    return dir;
-  };
+  const dirs = tempDirs();
   const base = { ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' };
   const procs: Proc[] = [];
   try {
-    const serviceDir = await ownDir();
-    const service = npm('service', [], { ...base, PORT: '0', DATA_DIR: serviceDir });
+    const service = npm('service', [], { ...base, PORT: '0', DATA_DIR: await dirs.ownDir() });
     procs.push(service);
     const baseUrl = await waitUntil(
       () => /Verimark service listening on (http:\/\/\S+)/.exec(service.output())?.[1] ?? null,
       60_000,
       'service start',
     );
-    for (let i = 0; i < workers; i++) {
-      const dir = await ownDir();
-      procs.push(npm('service:worker', [], { ...base, DATA_DIR: dir }));
-    }
+    for (let i = 0; i < workers; i++)
+      procs.push(npm('service:worker', [], { ...base, DATA_DIR: await dirs.ownDir() }));
     for (const w of procs.slice(1))
       await waitUntil(
         () => (/Verimark worker \S+ started/.test(w.output()) ? true : null),
@@ -121,44 +116,18 @@ async function runOnce(label: string, workers: number, databaseUrl: string, net:
       base,
     );
     await new Promise((r) => admin.child.once('exit', r));
-    const key = admin.output().trim().split('\n').at(-1)?.trim() ?? '';
-    const headers = { [API_KEY_HEADER]: key };
-    const balance = async () => {
-      const reply = (await (await fetch(baseUrl + PATHS.account, { headers })).json()) as Envelope<{
-        credits: number;
-      }>;
-      return reply.data.credits;
-    };
+    const api = new Api(baseUrl, admin.output().trim().split('\n').at(-1)?.trim() ?? '');
+    const balance = async () =>
+      (await api.get<Envelope<{ credits: number }>>(PATHS.account)).body.data.credits;
 
-    const lines = ['Id,Email'];
-    let unknown = 0;
-    for (let i = 0; i < ROWS; i++) {
-      const domain = `d${i % HOSTS}.farm.test`;
-      const local = i % 10 === 3 ? 'bad' : i % 10 === 7 ? 'temp' : 'user';
-      if (local === 'temp') unknown++;
-      lines.push(`${i},${local}${i}@${domain}`);
-    }
+    // 10 % bad… (undeliverable), 10 % temp… (unknown, refunded), the rest deliverable.
+    const { text: csv, expected } = farmCsv(net, ROWS);
+    const unknown = expected.unknown;
     const before = await balance();
-    const form = new FormData();
-    form.append('mode', 'non_catch_all');
-    form.append('file', new Blob([lines.join('\n')], { type: 'text/csv' }), 'team.csv');
     const started = performance.now();
-    const upload = (await (
-      await fetch(baseUrl + PATHS.bulk, { method: 'POST', headers, body: form })
-    ).json()) as Envelope<{
-      file_id: string;
-    }>;
-    const fileId = upload.data.file_id;
-    const record = async () => {
-      const list = (await (
-        await fetch(`${baseUrl}${PATHS.bulkFiles}?page=1&pageSize=10`, { headers })
-      ).json()) as Envelope<{ files: ServerFileRecord[] }>;
-      return list.data.files.find((f) => f._id === fileId);
-    };
-    const done = async () => {
-      const m = (await record())?.meta_data;
-      return m ? m.deliverable + m.undeliverable + m.unknown + m.risky : 0;
-    };
+    const upload = await api.upload(csv, { mode: 'non_catch_all' }, 'team.csv');
+    const fileId = upload.body.data.file_id;
+    const done = () => progressOf(api, fileId);
     let killedAt: number | null = null;
     if (workers > 0) {
       killedAt = await waitUntil(
@@ -172,21 +141,14 @@ async function runOnce(label: string, workers: number, databaseUrl: string, net:
     }
     const final = await waitUntil(
       async () => {
-        const r = await record();
-        return r && (r.state === 'completed' || r.state === 'failed') ? r : null;
+        const status = (await api.fileStatus(fileId)).body.data;
+        return status?.status === 'completed' || status?.status === 'failed' ? status : null;
       },
       1_800_000,
       'file completion',
     );
     const seconds = (performance.now() - started) / 1000;
-    const status = (await (
-      await fetch(baseUrl + PATHS.bulkStatus, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ file_id: fileId }),
-      })
-    ).json()) as Envelope<{ download_url: string }>;
-    const text = await (await fetch(status.data.download_url)).text();
+    const text = await (await fetch(final.download_url)).text();
     const data = Papa.parse<string[]>(text, { skipEmptyLines: true }).data.slice(1);
     const ids = data.map((r) => Number(r[0]));
     const seen = new Set(ids);
@@ -194,7 +156,7 @@ async function runOnce(label: string, workers: number, databaseUrl: string, net:
     console.log(
       `  ${ROWS} rows in ${seconds.toFixed(1)} s = ${(ROWS / seconds).toFixed(0)} rows/s; credits ${before} → ${after}`,
     );
-    check(final.state === 'completed', `file completed (${final.state})`);
+    check(final.status === 'completed', `file completed (${final.status})`);
     check(
       data.length === ROWS && seen.size === ROWS,
       `every row once: ${data.length} result rows, ${ids.length - seen.size} duplicates, ${ROWS - seen.size} missing`,
@@ -227,7 +189,7 @@ async function runOnce(label: string, workers: number, databaseUrl: string, net:
     return { seconds, killedAt };
   } finally {
     await Promise.all(procs.map(stop));
-    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+    await dirs.removeAll();
   }
 }
 

@@ -108,4 +108,70 @@ describe('createLimits', () => {
     expect(slots.questions).toBe(1);
     expect(slots.taken.get('a')).toBe(0);
   });
+
+  it('never runs nor takes a slot for a conversation cancelled while it waits', async () => {
+    const m = meter();
+    const slots = new MemorySlots(1);
+    const limits = createLimits(4, 1, slots);
+    const log: string[] = [];
+    const cancel = new AbortController();
+    const first = limits.run('a', m.task('a', 20, log, 'first'));
+    const dropped = limits.run('a', m.task('a', 20, log, 'dropped'), cancel.signal);
+    const last = limits.run('a', m.task('a', 20, log, 'last'));
+    cancel.abort(new Error('served elsewhere'));
+    await expect(dropped).rejects.toThrow('served elsewhere');
+    await Promise.all([first, last]);
+    expect(log).toEqual(['first', 'last']);
+    expect(slots.questions).toBe(1); // the slot went from first straight to last
+    expect(slots.taken.get('a')).toBe(0);
+    await expect(limits.run('a', m.task('a', 1), cancel.signal)).rejects.toThrow('served elsewhere');
+    expect(slots.questions).toBe(1);
+  });
+
+  it('hands on the shared slot of a conversation cancelled while it asked for it', async () => {
+    const m = meter();
+    let ask: () => void = () => {};
+    const inner = new MemorySlots(1);
+    // Answers once the test says so, as a database would after a round trip.
+    const slots: HostSlots = {
+      tryAcquire: async (host) => {
+        await new Promise<void>((resolve) => {
+          ask = resolve;
+        });
+        return inner.tryAcquire(host);
+      },
+    };
+    const limits = createLimits(4, 1, slots);
+    const log: string[] = [];
+    const cancel = new AbortController();
+    const dropped = limits.run('a', m.task('a', 5, log, 'dropped'), cancel.signal);
+    const next = limits.run('a', m.task('a', 5, log, 'next'));
+    cancel.abort(new Error('served elsewhere'));
+    ask();
+    await expect(dropped).rejects.toThrow('served elsewhere');
+    expect(await next).toBe('next');
+    expect(log).toEqual(['next']);
+    expect(inner.questions).toBe(1);
+    await new Promise((r) => setTimeout(r, 5)); // the release follows the answer
+    expect(inner.taken.get('a')).toBe(0);
+  });
+
+  it('drops a conversation cancelled while its host waits for a slot held elsewhere', async () => {
+    const m = meter();
+    const slots = new MemorySlots(1);
+    await slots.tryAcquire('a'); // another process holds host a's only slot
+    const limits = createLimits(4, 1, slots);
+    const log: string[] = [];
+    const cancel = new AbortController();
+    const dropped = limits.run('a', m.task('a', 5, log, 'dropped'), cancel.signal);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(slots.questions).toBe(2); // asked once, and found every slot taken
+    cancel.abort(new Error('served elsewhere'));
+    await expect(dropped).rejects.toThrow('served elsewhere');
+    slots.free('a');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(log).toEqual([]);
+    expect(slots.questions).toBe(2); // not asked again for the dropped conversation
+    expect(slots.taken.get('a')).toBe(0);
+  });
 });

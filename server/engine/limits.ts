@@ -9,10 +9,18 @@
  * so a process never sits on a shared slot it cannot use yet (its global limit is full), which
  * would starve the other processes. The global limit stays per process, so adding worker
  * processes adds capacity.
+ *
+ * A conversation that is no longer wanted before it starts (`cancel` fires: its row was served
+ * on another row's open connection, ./session-share.ts) leaves its host's queue: it never
+ * takes a slot, in-process or shared, nor holds up the conversations queued behind it.
  */
 
 export interface Limits {
-  run<T>(host: string, task: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `task` holding a global slot and a slot of `host`. When `cancel` fires before the task
+   * has started, the task never runs and the promise rejects with the signal's reason.
+   */
+  run<T>(host: string, task: () => Promise<T>, cancel?: AbortSignal): Promise<T>;
 }
 
 /** A shared slot taken (release it when done), or a promise settled when one may be free again. */
@@ -35,6 +43,7 @@ interface Job {
   task: () => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
+  cancel?: AbortSignal;
 }
 
 interface HostState {
@@ -66,23 +75,22 @@ export function createLimits(global: number, perHost: number, shared?: HostSlots
     release: (() => Promise<void>) | null,
     takenAt = performance.now(),
   ) => {
-    job
-      .task()
-      .then(job.resolve, job.reject)
-      .finally(async () => {
-        // A shared slot goes on to this host's next conversation for a while: no release and
-        // question per conversation when they are short, yet other processes get their turn.
-        const next = release && performance.now() - takenAt < HOLD_MS ? state.queue.shift() : undefined;
-        if (next) {
-          execute(host, state, next, release, takenAt);
-          return;
-        }
-        if (release) await release().catch(() => {});
-        active--;
-        state.running--;
-        forget(host, state);
-        pump();
-      });
+    // Cancelled while its shared slot was being asked for: the slot goes on as if it had run.
+    const run = job.cancel?.aborted ? Promise.reject(job.cancel.reason) : job.task();
+    run.then(job.resolve, job.reject).finally(async () => {
+      // A shared slot goes on to this host's next conversation for a while: no release and
+      // question per conversation when they are short, yet other processes get their turn.
+      const next = release && performance.now() - takenAt < HOLD_MS ? state.queue.shift() : undefined;
+      if (next) {
+        execute(host, state, next, release, takenAt);
+        return;
+      }
+      if (release) await release().catch(() => {});
+      active--;
+      state.running--;
+      forget(host, state);
+      pump();
+    });
   };
 
   const ask = (host: string, state: HostState, slots: HostSlots) => {
@@ -98,12 +106,15 @@ export function createLimits(global: number, perHost: number, shared?: HostSlots
           pump(); // this host may take another
           return;
         }
-        state.queue.unshift(job);
+        // Back to the head of its queue, unless it was cancelled while asking.
+        if (job.cancel?.aborted) job.reject(job.cancel.reason);
+        else state.queue.unshift(job);
         active--;
         state.running--;
         state.blocked = true;
         got.freed.then(() => {
           state.blocked = false;
+          forget(host, state); // its queue may have been emptied by cancellations meanwhile
           pump();
         });
         pump();
@@ -142,14 +153,29 @@ export function createLimits(global: number, perHost: number, shared?: HostSlots
   };
 
   return {
-    run<T>(host: string, task: () => Promise<T>): Promise<T> {
+    run<T>(host: string, task: () => Promise<T>, cancel?: AbortSignal): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        let state = hosts.get(host);
-        if (!state) {
-          state = { queue: [], running: 0, asking: false, blocked: false };
-          hosts.set(host, state);
+        if (cancel?.aborted) return reject(cancel.reason);
+        let found = hosts.get(host);
+        if (!found) {
+          found = { queue: [], running: 0, asking: false, blocked: false };
+          hosts.set(host, found);
         }
-        state.queue.push({ task, resolve: resolve as (value: unknown) => void, reject });
+        const state = found;
+        const job: Job = { task, resolve: resolve as (value: unknown) => void, reject, cancel };
+        state.queue.push(job);
+        cancel?.addEventListener(
+          'abort',
+          () => {
+            // Still queued: out of the queue. Started (or asking for its slot): execute sees it.
+            const at = state.queue.indexOf(job);
+            if (at < 0) return;
+            state.queue.splice(at, 1);
+            reject(cancel.reason);
+            forget(host, state);
+          },
+          { once: true },
+        );
         pump();
       });
     },

@@ -2,13 +2,14 @@
  * One SMTP connection for several recipients of the same MX address (./session-share.ts),
  * against a scripted SMTP server on loopback: RSET between recipients, a cap per connection,
  * the per-host slot held for the connection's life, and a fresh connection of the row's own on
- * anything but a definite answer (4xx, a refused RSET, a drop).
+ * anything but a definite answer (4xx, a refused RSET, a drop). A row served on another's
+ * connection takes no slot of its own: slots are taken only by rows that open a connection.
  */
 import { describe, expect, it } from 'vitest';
 import { testEngineConfig } from '../testing/engine-config';
 import { type ScriptedSmtp, useScriptedSmtp } from '../testing/scripted-smtp';
 import { createResolver } from './dns-route';
-import { createLimits } from './limits';
+import { createLimits, type Limits } from './limits';
 import { SessionShare } from './session-share';
 import { type ProbeContext, type ProbeOutcome, probe } from './smtp-probe';
 import { openSmtpSession } from './smtp-session';
@@ -20,10 +21,24 @@ const config = testEngineConfig();
 function probeAll(server: ScriptedSmtp, locals: string[], perConnection: number): Promise<ProbeOutcome[]> {
   let open = 0;
   let peak = 0;
+  let slots = 0;
+  const inner = createLimits(4, 1);
+  // Counts the slots held: a task given to the limits runs holding the host's slot.
+  const limits: Limits = {
+    run: (host, task, cancel) =>
+      inner.run(
+        host,
+        () => {
+          slots++;
+          return task();
+        },
+        cancel,
+      ),
+  };
   const ctx: ProbeContext = {
     config,
     resolver: createResolver([], 500),
-    limits: createLimits(4, 1),
+    limits,
     logger: {
       warn: () => {},
       debug: (details) => {
@@ -44,6 +59,8 @@ function probeAll(server: ScriptedSmtp, locals: string[], perConnection: number)
   );
   return all.then((outcomes) => {
     expect(peak).toBe(1); // never more connections than the host's one slot
+    // A slot per connection opened; none for the rows served on another row's connection.
+    expect(slots).toBe(server.peers.length);
     return outcomes;
   });
 }

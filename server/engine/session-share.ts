@@ -3,7 +3,9 @@
  * conversation that got its answer, instead of QUIT, serves the rows waiting for a slot at the
  * same host and address — RSET, MAIL FROM, RCPT TO each — up to a cap, then QUITs. Its host slot
  * (per-host and global, in-process and shared) is held for the connection's whole life, so no
- * more connections are ever open than without sharing, and no connection is ever idle.
+ * more connections are ever open than without sharing, and no connection is ever idle. A row
+ * taken by an open connection gives up its own place in the host's queue at once (its ticket's
+ * `taken` signal): it takes no slot, as it opens no connection.
  *
  * A row served this way keeps only a definite answer to its RCPT (2xx or 5xx): anything else on
  * the shared connection (RSET or MAIL not 250, a 4xx such as 421 or 452, a drop, a timeout)
@@ -16,8 +18,8 @@ export const RECIPIENTS_PER_CONNECTION = 20;
 
 interface Waiter {
   req: ProbeRequest;
-  /** Taken by an open connection: the row's own slot, when it comes, is not used. */
-  claimed: boolean;
+  /** Aborted when an open connection takes the row: its own slot is not wanted any more. */
+  claim: AbortController;
   /** The outcome on the shared connection, or null: probe on a fresh connection. */
   resolve(outcome: ProbeOutcome | null): void;
 }
@@ -26,6 +28,8 @@ interface Waiter {
 export interface Ticket {
   /** Settles once an open connection has served the row (null: it could not). */
   served: Promise<ProbeOutcome | null>;
+  /** Fires when an open connection takes the row (`served` settles later, once it is asked). */
+  taken: AbortSignal;
   /** Leaves the queue to probe on its own; false when a connection has already taken the row. */
   leave(): boolean;
 }
@@ -42,14 +46,15 @@ export class SessionShare {
     const served = new Promise<ProbeOutcome | null>((done) => {
       resolve = done;
     });
-    const waiter: Waiter = { req, claimed: false, resolve };
+    const waiter: Waiter = { req, claim: new AbortController(), resolve };
     const queue = this.queues.get(key) ?? [];
     queue.push(waiter);
     this.queues.set(key, queue);
     return {
       served,
+      taken: waiter.claim.signal,
       leave: () => {
-        if (waiter.claimed) return false;
+        if (waiter.claim.signal.aborted) return false;
         this.remove(key, waiter);
         return true;
       },
@@ -67,7 +72,7 @@ export class SessionShare {
     const queue = this.queues.get(key);
     const waiter = queue?.shift() ?? null;
     if (queue && queue.length === 0) this.queues.delete(key);
-    if (waiter) waiter.claimed = true;
+    waiter?.claim.abort(new Error('served on a shared connection'));
     return waiter;
   }
 

@@ -217,8 +217,9 @@ async function serveWaiting(
 
 /**
  * One conversation with `address` under the host's slot; with sharing, a conversation already
- * open there may serve this row first, and this row's own conversation, once answered, serves
- * the rows waiting after it while it holds the slot.
+ * open there may serve this row first (the row then leaves the slot queue: it opens nothing),
+ * and this row's own conversation, once answered, serves the rows waiting after it while it
+ * holds the slot.
  */
 async function converseAt(
   ctx: ProbeContext,
@@ -232,21 +233,27 @@ async function converseAt(
   const own = new Promise<Attempt | null>((resolve) => {
     answer = resolve;
   });
-  const slot = ctx.limits.run(name, async () => {
-    // Served on another row's connection meanwhile: this slot is not needed.
-    if (ticket && !ticket.leave()) return answer(null);
-    ctx.logger.debug({ event: 'smtp-open', host: name, address }, 'smtp conversation');
-    try {
-      const { result, open } = await attempt(ctx, name, address, req);
-      answer(result);
-      if (share && open) await serveWaiting(ctx, share, open, name, address);
-    } finally {
-      ctx.logger.debug({ event: 'smtp-close', host: name, address }, 'smtp conversation ended');
-    }
-  });
+  const slot = ctx.limits.run(
+    name,
+    async () => {
+      // Taken by another row's connection as this slot came: this slot is not needed.
+      if (ticket && !ticket.leave()) return answer(null);
+      ctx.logger.debug({ event: 'smtp-open', host: name, address }, 'smtp conversation');
+      try {
+        const { result, open } = await attempt(ctx, name, address, req);
+        answer(result);
+        if (share && open) await serveWaiting(ctx, share, open, name, address);
+      } finally {
+        ctx.logger.debug({ event: 'smtp-close', host: name, address }, 'smtp conversation ended');
+      }
+    },
+    ticket?.taken,
+  );
   const failed = slot.then(
     () => new Promise<never>(() => {}),
     (error: unknown) => {
+      // Taken by an open connection before its slot came: the answer comes on ticket.served.
+      if (ticket?.taken.aborted) return new Promise<never>(() => {});
       // No slot (the shared slot table failed): leave the queue, or a later connection would
       // still ask for this row and throw its answer away.
       ticket?.leave();

@@ -1,22 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceConfig } from '../config';
 import type { Engine } from '../engine/types';
+import { ownerName } from '../store/ids';
 import type { Store } from '../store/store';
 import { BatchWorker } from './batch-worker';
 import { SingleRunner } from './single-runner';
-
-/** This process's name in leases: host, pid and a random tag (pids repeat across machines and restarts). */
-function workerName(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-}
 
 /** The verification side of a process: single tasks and bulk batches, from any process's queue. */
 export class Workers {
   readonly singles: SingleRunner;
   readonly batches: BatchWorker;
-  readonly owner = workerName();
+  /** This process's name in leases (../store/ids.ts). */
+  readonly owner = ownerName();
 
   constructor(store: Store, engine: Engine, config: ServiceConfig, log: FastifyBaseLogger) {
     this.singles = new SingleRunner(

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 
 /** A 24-hex-digit identifier (the shape of the commercial service's `_id`s). */
 export function newId(): string {
@@ -13,4 +14,19 @@ export function newApiKey(): string {
 /** Keys are high-entropy random strings, so a plain SHA-256 is a sound one-way store. */
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/**
+ * A process's name as the owner of leases (tasks, batches) and host slots: host, pid and a
+ * random tag (pids repeat across machines and restarts). A new one per call, so two owners in
+ * one process (two stores, as in tests) stay apart.
+ */
+export function ownerName(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+/** The pid of an owner named by ownerName() on this machine; null for one on another machine. */
+export function localPid(owner: string): number | null {
+  const here = `${hostname()}:`;
+  return owner.startsWith(here) ? Number(owner.slice(here.length).split(':')[0]) : null;
 }

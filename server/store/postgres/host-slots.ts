@@ -3,11 +3,12 @@
  * locks (host hash, slot number) held on one dedicated connection per process. A process that
  * dies loses its connection and with it every slot at once: no lease to wait for, no table to
  * clean. Advisory locks are re-entrant within a session, so the slots this process already
- * holds are tracked here and never asked for twice.
+ * holds are tracked here and never asked for twice. Every release is announced with NOTIFY,
+ * which wakes the other processes' waiters (../host-slots.ts) at once.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { HostSlots, SlotTry } from '../../engine/limits';
+import { StoreHostSlots } from '../host-slots';
 
 /** Every release is announced on this channel (payload: the host key), waking waiters at once. */
 const CHANNEL = 'verimark_host_slots';
@@ -19,21 +20,20 @@ function hostKey(host: string): number {
   return createHash('sha256').update(`verimark:${host.toLowerCase()}`).digest().readInt32BE(0);
 }
 
-export class AdvisoryHostSlots implements HostSlots {
+export class AdvisoryHostSlots extends StoreHostSlots<number> {
   private client: Promise<pg.Client> | null = null;
   /** Slots held by this process, per host key; cleared when the connection (and its locks) is lost. */
   private held = new Map<number, Set<number>>();
   private generation = 0;
-  private closed = false;
-  /** Local waiters per host key, woken when any process releases one of that host's slots. */
-  private readonly waiters = new Map<number, Set<() => void>>();
   /** The question being asked: questions go one after another. */
   private asking: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly url: string,
     private readonly perHost: number,
-  ) {}
+  ) {
+    super(FALLBACK_WAIT_MS);
+  }
 
   private connection(): Promise<pg.Client> {
     if (!this.client) {
@@ -65,47 +65,15 @@ export class AdvisoryHostSlots implements HostSlots {
     return this.client;
   }
 
-  async tryAcquire(host: string): Promise<SlotTry> {
-    if (this.closed) throw new Error('host slots closed');
-    const key = hostKey(host);
-    // Armed first: a release while the question is on its way still wakes this waiter.
-    const freed = this.released(key);
+  protected key(host: string): number {
+    return hostKey(host);
+  }
+
+  protected take(key: number): Promise<(() => Promise<void>) | null> {
     // One question at a time: the slots this process holds are known when each is asked.
     const asked = this.asking.then(() => this.tryAny(key));
     this.asking = asked.catch(() => null);
-    const release = await asked.catch((err: unknown) => {
-      freed.cancel();
-      throw err;
-    });
-    if (!release) return { freed: freed.promise };
-    freed.cancel();
-    return { release };
-  }
-
-  /** Settles when a slot of this host is released by any process (or after FALLBACK_WAIT_MS). */
-  private released(key: number): { promise: Promise<void>; cancel: () => void } {
-    let set = this.waiters.get(key);
-    if (!set) {
-      set = new Set();
-      this.waiters.set(key, set);
-    }
-    const waiters = set;
-    let done = () => {};
-    const promise = new Promise<void>((resolve) => {
-      done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        if (waiters.size === 0 && this.waiters.get(key) === waiters) this.waiters.delete(key);
-        resolve();
-      };
-      const timer = setTimeout(done, FALLBACK_WAIT_MS + Math.random() * FALLBACK_WAIT_MS);
-      waiters.add(done);
-    });
-    return { promise, cancel: done };
-  }
-
-  private wake(key: number): void {
-    for (const done of [...(this.waiters.get(key) ?? [])]) done();
+    return asked;
   }
 
   /** Takes the first slot this process does not hold, in one statement; a release function or null. */
@@ -139,9 +107,9 @@ export class AdvisoryHostSlots implements HostSlots {
     } catch {
       // The connection is gone, and with it the lock.
     } finally {
+      // Off the local books before the base class wakes this process's waiters.
       mine?.delete(slot);
       if (mine?.size === 0 && this.held.get(key) === mine) this.held.delete(key);
-      this.wake(key);
     }
   }
 

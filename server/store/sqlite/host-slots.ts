@@ -5,12 +5,11 @@
  * the conversation ends. A process that dies leaves its rows behind; they are taken back as
  * soon as another process on the machine sees that the owner's pid is gone, and in any case
  * when their lease (renewed while the owner lives) runs out. SQLite has no notifications: a
- * waiter is woken at once by a release in its own process and looks again every WAIT_MS for
- * releases by others.
+ * waiter is woken at once by a release in its own process (../host-slots.ts) and looks again
+ * every WAIT_MS for releases by others.
  */
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import type { HostSlots, SlotTry } from '../../engine/limits';
+import { StoreHostSlots } from '../host-slots';
+import { localPid, ownerName } from '../ids';
 import { type Db, prepared } from './db';
 
 /** A slot's lease; renewed every third of it while its process lives. */
@@ -28,18 +27,17 @@ function alive(pid: number): boolean {
   }
 }
 
-export class SqliteHostSlots implements HostSlots {
-  /** `host:pid:tag`, like the workers' lease owners. */
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+export class SqliteHostSlots extends StoreHostSlots<string> {
+  /** Named as the workers' lease owners are, so a dead owner's pid can be read from it. */
+  readonly owner = ownerName();
   private held = 0;
-  private closed = false;
-  private readonly waiters = new Map<string, Set<() => void>>();
   private readonly renew: NodeJS.Timeout;
 
   constructor(
     private readonly db: Db,
     private readonly perHost: number,
   ) {
+    super(WAIT_MS);
     this.renew = setInterval(() => {
       if (this.held > 0 && !this.closed)
         prepared(this.db, 'UPDATE host_slots SET lease_until = ? WHERE owner = ?').run(
@@ -50,19 +48,19 @@ export class SqliteHostSlots implements HostSlots {
     this.renew.unref();
   }
 
-  async tryAcquire(host: string): Promise<SlotTry> {
-    if (this.closed) throw new Error('host slots closed');
-    const name = host.toLowerCase();
-    const freed = this.released(name);
-    const slot = this.db.transaction(() => this.take(name)).immediate();
-    if (slot === null) return { freed: freed.promise };
-    freed.cancel();
+  protected key(host: string): string {
+    return host.toLowerCase();
+  }
+
+  protected async take(host: string): Promise<(() => Promise<void>) | null> {
+    const slot = this.db.transaction(() => this.takeSlot(host)).immediate();
+    if (slot === null) return null;
     this.held++;
-    return { release: async () => this.release(name, slot) };
+    return async () => this.release(host, slot);
   }
 
   /** Inside the write transaction: the lowest free slot, taken, or null when all are in use. */
-  private take(host: string): number | null {
+  private takeSlot(host: string): number | null {
     const now = Date.now();
     prepared(this.db, 'DELETE FROM host_slots WHERE host = ? AND lease_until < ?').run(host, now);
     let rows = prepared(this.db, 'SELECT slot, owner FROM host_slots WHERE host = ?').all(host) as {
@@ -71,14 +69,13 @@ export class SqliteHostSlots implements HostSlots {
     }[];
     if (rows.length >= this.perHost) {
       // Every slot taken: give back those of processes on this machine that are gone.
-      const here = `${hostname()}:`;
       const dead = new Set(
         rows
           .map((r) => r.owner)
-          .filter(
-            (o) =>
-              o !== this.owner && o.startsWith(here) && !alive(Number(o.slice(here.length).split(':')[0])),
-          ),
+          .filter((o) => {
+            const pid = o === this.owner ? null : localPid(o);
+            return pid !== null && !alive(pid);
+          }),
       );
       if (dead.size === 0) return null;
       for (const owner of dead) prepared(this.db, 'DELETE FROM host_slots WHERE owner = ?').run(owner);
@@ -106,29 +103,6 @@ export class SqliteHostSlots implements HostSlots {
         slot,
         this.owner,
       );
-    for (const wake of [...(this.waiters.get(host) ?? [])]) wake();
-  }
-
-  /** Settles on a release in this process, or after WAIT_MS to look for releases by others. */
-  private released(host: string): { promise: Promise<void>; cancel: () => void } {
-    let set = this.waiters.get(host);
-    if (!set) {
-      set = new Set();
-      this.waiters.set(host, set);
-    }
-    const waiters = set;
-    let done = () => {};
-    const promise = new Promise<void>((resolve) => {
-      const timer = setTimeout(() => done(), WAIT_MS + Math.random() * WAIT_MS);
-      done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        if (waiters.size === 0 && this.waiters.get(host) === waiters) this.waiters.delete(host);
-        resolve();
-      };
-      waiters.add(done);
-    });
-    return { promise, cancel: done };
   }
 
   /** Gives back every slot of this process (called before the database is closed). */
