@@ -41,7 +41,8 @@ describe('the 25MB upload limit', () => {
     }
     // Garbage collection runs when it likes, so one refusal may show many MB of transient
     // buffers; the least of five is what the refusal itself keeps. The file is parsed as it
-    // arrives (its rows go to the batch spool as they are read), and its 512 KiB cells are garbage
+    // arrives (its rows go to the database in blocks as they are read, under a file deleted at the
+    // refusal), and its 512 KiB cells are garbage
     // V8 collects when it likes (its next major collection comes after tens of MB of garbage):
     // the least of five measured 1.0 to 16.4 MB for 25 MB and 8.8 to 14.1 MB for 75 MB (whose
     // 50 MB past the limit are read and dropped too). A service that buffered the body would hold

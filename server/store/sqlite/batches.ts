@@ -18,6 +18,7 @@ interface BatchJoin {
 export class SqliteBatchQueue implements BatchQueue {
   constructor(private readonly db: Db) {}
 
+  /** A file still `receiving` (its upload not accepted yet) is passed over. */
   async claim(owner: string, leaseMs: number): Promise<ClaimedBatch | null> {
     return this.db
       .transaction((): ClaimedBatch | null => {
@@ -27,6 +28,7 @@ export class SqliteBatchQueue implements BatchQueue {
           `SELECT b.file_id, b.first_row, b.input, b.attempts, f.mode, f.email_index, f.header_length
              FROM file_batches b JOIN bulk_files f ON f.id = b.file_id
             WHERE b.state = 'open' AND (b.lease_until IS NULL OR b.lease_until < ?)
+              AND f.state <> 'receiving'
             ORDER BY b.file_seq, b.first_row LIMIT 1`,
         ).get(now) as BatchJoin | undefined;
         if (!row) return null;
