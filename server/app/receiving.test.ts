@@ -92,6 +92,25 @@ describe.each(TEST_STORES)('on %s', (kind) => {
     expect(await store.files.getById(id)).toBeNull();
     expect(await store.batches.claim('test-worker', 60_000)).toBeNull();
 
+    // A file accepted meanwhile, behind it in the queue, is claimed past it.
+    const behind = newId();
+    const behindSeq = await store.files.receive({ id: behind, keyId, owner: PROCESS_NAME });
+    expect(behindSeq).toBeGreaterThan(seq);
+    await store.files.addBatches(behind, behindSeq, [batch(0, ['z@x.test'])]);
+    const early = await store.files.accept(behind, {
+      fileName: 'early.csv',
+      mode: 'non_catch_all',
+      emailIndex: 0,
+      headerLength: 1,
+      credits: 1,
+      resultHeader: 'Email',
+      batchesTotal: 1,
+    });
+    expect(early).toMatchObject({ state: 'pending' });
+    const past = await store.batches.claim('test-worker', 60_000);
+    expect(past).toMatchObject({ fileId: behind, firstRow: 0, rows: [['z@x.test']] });
+    expect(await store.batches.claim('test-worker', 60_000)).toBeNull();
+
     const file = await store.files.accept(id, {
       fileName: 'late.csv',
       mode: 'non_catch_all',
@@ -103,7 +122,7 @@ describe.each(TEST_STORES)('on %s', (kind) => {
     });
     expect(file).toMatchObject({ id, state: 'pending', credit_usage: 3, batches_total: 2 });
     expect((await key.fileStatus(id)).body.data).toMatchObject({ status: 'pending' });
-    expect(await balanceOf(service, key)).toBe(7);
+    expect(await balanceOf(service, key)).toBe(6);
     const claimed = await store.batches.claim('test-worker', 60_000);
     expect(claimed).toMatchObject({ fileId: id, firstRow: 0, rows: [['a@x.test'], ['b@x.test']] });
     if (claimed) await store.batches.release(claimed.fileId, claimed.firstRow, 'test-worker');
@@ -134,7 +153,7 @@ describe.each(TEST_STORES)('on %s', (kind) => {
       }),
     ).rejects.toThrow(/1 batches of 2/);
     await store.files.discard(other);
-    expect(await balanceOf(service, key)).toBe(7);
+    expect(await balanceOf(service, key)).toBe(6);
   });
 
   describe('uploads that are not accepted leave nothing', () => {

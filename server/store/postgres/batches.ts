@@ -22,7 +22,7 @@ export class PgBatchQueue implements BatchQueue {
         `WITH next AS (
            SELECT file_id, first_row FROM file_batches
             WHERE state = 'open' AND (lease_until IS NULL OR lease_until < now())
-              AND NOT EXISTS (SELECT 1 FROM bulk_files f WHERE f.id = file_id AND f.state = 'receiving')
+              AND file_seq NOT IN (SELECT seq FROM bulk_files WHERE state = 'receiving')
             ORDER BY file_seq, first_row LIMIT 1 FOR UPDATE SKIP LOCKED)
          UPDATE file_batches b SET lease_owner = $1, lease_until = ${leaseSql(2)}, attempts = b.attempts + 1
            FROM next WHERE b.file_id = next.file_id AND b.first_row = next.first_row
