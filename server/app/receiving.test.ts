@@ -34,6 +34,27 @@ const batch = (firstRow: number, emails: string[]): NewBatch => ({
 const csvOf = (rows: number) =>
   `Email,Note\n${Array.from({ length: rows }, (_, i) => `u${i}@example.test,${'n'.repeat(100)}`).join('\n')}\n`;
 
+/**
+ * Starts a raw multipart upload of a ~12 MB CSV and sends half of it: its first blocks reach the
+ * database as a receiving file. The socket is left open (the rest never comes).
+ */
+async function startUpload(service: RunningService, apiKey: string): Promise<net.Socket> {
+  const boundary = 'verimark-cut';
+  const body = csvOf(100_000);
+  const head = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.csv"\r\ncontent-type: text/csv\r\n\r\n`;
+  const { port } = new URL(service.baseUrl);
+  const socket = net.connect(Number(port), '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.on('error', () => {});
+  socket.write(
+    `POST ${PATHS.bulk} HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${apiKey}\r\n` +
+      `content-type: multipart/form-data; boundary=${boundary}\r\n` +
+      `content-length: ${Buffer.byteLength(head) + body.length + 100}\r\n\r\n${head}`,
+  );
+  socket.write(body.slice(0, body.length / 2));
+  return socket;
+}
+
 describe.each(TEST_STORES)('on %s', (kind) => {
   const postgres = kind === 'postgres' ? usePostgres() : null;
   let service: RunningService;
@@ -184,20 +205,7 @@ describe.each(TEST_STORES)('on %s', (kind) => {
 
     it('a connection cut mid-upload, once batches were stored', async () => {
       const key = await apiWithNewKey(service, 100_000);
-      const boundary = 'verimark-cut';
-      const body = csvOf(100_000);
-      const head = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a.csv"\r\ncontent-type: text/csv\r\n\r\n`;
-      const { port } = new URL(service.baseUrl);
-      const socket = net.connect(Number(port), '127.0.0.1');
-      await new Promise((resolve) => socket.once('connect', resolve));
-      socket.on('error', () => {});
-      socket.write(
-        `POST ${PATHS.bulk} HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${key.apiKey}\r\n` +
-          `content-type: multipart/form-data; boundary=${boundary}\r\n` +
-          `content-length: ${Buffer.byteLength(head) + body.length + 100}\r\n\r\n${head}`,
-      );
-      // Half the file: its first blocks reach the database as a receiving file.
-      socket.write(body.slice(0, body.length / 2));
+      const socket = await startUpload(service, key.apiKey ?? '');
       await waitFor(async () => ((await countOf('file_batches')) > before.batches ? true : null), 20_000, 20);
       expect(await store.files.receiving()).toHaveLength(1);
       socket.destroy();
@@ -230,8 +238,15 @@ describe.each(TEST_STORES)('on %s', (kind) => {
         const seq = await store.files.receive({ id: ids[name] as string, keyId, owner });
         await store.files.addBatches(ids[name] as string, seq, [batch(0, [`${name}@x.test`])]);
       }
+      // And an upload the service itself was receiving when it was killed.
+      const batchesBefore = await countOf('file_batches');
+      const socket = await startUpload(service, key.apiKey ?? '');
+      await waitFor(async () => ((await countOf('file_batches')) > batchesBefore ? true : null), 20_000, 20);
+      const mine = (await store.files.receiving()).find((r) => !Object.values(ids).includes(r.id));
+      expect(mine?.upload_owner).toMatch(new RegExp(`^${hostname()}:${service.pid}:`));
       // Killed (as if it crashed), then started again on the same database.
       await service.kill();
+      socket.destroy();
       await start();
       const left = (await store.files.receiving()).map((r) => r.id).sort();
       expect(left).toEqual([ids.live, ids.elsewhere].sort());
@@ -239,6 +254,7 @@ describe.each(TEST_STORES)('on %s', (kind) => {
       expect(await store.files.getById(ids.dead as string)).toBeNull();
       for (const id of left) await store.files.discard(id);
       expect(await store.files.receiving()).toEqual([]);
+      expect(await countOf('file_batches')).toBe(batchesBefore - 3);
     }, 60_000);
   });
 });

@@ -157,7 +157,7 @@ export interface FileStore {
   discard(id: string): Promise<void>;
   /** Every file still `receiving` (for start-up cleanup, server/app/receiving-cleanup.ts). */
   receiving(): Promise<ReceivingRow[]>;
-  /** Files below are never `receiving`: a receiving file is absent. */
+  /** The file, or null; a `receiving` file is absent here, in get() and in list(). */
   getById(id: string): Promise<FileRow | null>;
   /** A file of this key, or null (another key's file is reported as absent). */
   get(keyId: string, id: string): Promise<FileRow | null>;
