@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Where uploads and results live under DATA_DIR. */
+/**
+ * Where results live under DATA_DIR (`uploads` is kept empty: an upload's batches now go to the
+ * database as it arrives, server/app/bulk-upload.ts).
+ */
 export class DataPaths {
   readonly uploads: string;
   readonly results: string;
@@ -11,11 +14,6 @@ export class DataPaths {
     this.results = join(dataDir, 'results');
     mkdirSync(this.uploads, { recursive: true });
     mkdirSync(this.results, { recursive: true });
-  }
-
-  /** An upload's batches while it is received (server/jobs/split-upload.ts); removed after. */
-  upload(fileId: string): string {
-    return join(this.uploads, `${fileId}.batches`);
   }
 
   result(fileId: string): string {

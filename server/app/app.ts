@@ -20,8 +20,11 @@ import { downloadRoute } from './download-route';
 import { installErrorHandlers } from './errors';
 import { ServiceMetrics } from './metrics';
 import { opsRoutes } from './ops-routes';
+import { removeOrphanUploads } from './receiving-cleanup';
 import { singleRoutes } from './single-routes';
 
+/** How often the service looks for uploads left unfinished by a stopped process. */
+const ORPHAN_SWEEP_MS = 5 * 60_000;
 /** How long a stopping service waits for running verifications before it closes the database. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
@@ -29,7 +32,7 @@ const SHUTDOWN_GRACE_MS = 5_000;
  * HTTP timeouts (README, "Settings"): a whole request, body included, gets 5 minutes (a 25 MB
  * upload at ~0.7 Mbit/s); its headers 30 s; a connection silent for 60 s is closed.
  */
-const HTTP_TIMEOUTS = { requestMs: 300_000, headersMs: 30_000, idleMs: 60_000 } as const;
+export const HTTP_TIMEOUTS = { requestMs: 300_000, headersMs: 30_000, idleMs: 60_000 } as const;
 
 interface BuildOptions {
   /** Another engine (defaults to the real one built from config.engine). */
@@ -106,10 +109,23 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
   accountRoute(app, ctx);
   opsRoutes(app, { metrics, pingDatabase: () => store.ping() });
 
+  // Uploads left `receiving` by a process that died mid-upload: removed at start-up, then now and
+  // then (a process that died while no other restarted). A file is older than any request after
+  // twice the request timeout.
+  const orphanAgeMs = 2 * HTTP_TIMEOUTS.requestMs;
+  const sweep = () =>
+    removeOrphanUploads(store.files, orphanAgeMs, app.log).catch((err: unknown) =>
+      app.log.error({ err }, 'could not remove unfinished uploads'),
+    );
+  let sweeper: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
+    await sweep();
+    sweeper = setInterval(() => void sweep(), ORPHAN_SWEEP_MS);
+    sweeper.unref();
     workers?.start();
   });
   app.addHook('onClose', async () => {
+    if (sweeper) clearInterval(sweeper);
     await workers?.stop(SHUTDOWN_GRACE_MS);
     await store.close();
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
 import { type ScanProblem, scanOf } from '../csv/scan';
 import { scanThreadReady, ThreadScan } from '../csv/scan-thread';
+import { PROCESS_NAME } from '../jobs/process-name';
 import { resultHeaderOf } from '../jobs/split-upload';
 import { newId } from '../store/ids';
 import { account } from './auth';
@@ -26,9 +27,8 @@ interface Received {
 }
 
 /**
- * Streams the multipart body: the `file` part to the CSV scanner (on its thread), whose data rows
- * go to the batch spool as they are parsed (never the whole file in memory), text fields into a
- * map. The
+ * Streams the multipart body: the `file` part to the CSV scanner (on its thread), whose batches
+ * are stored as they are parsed (never the whole file in memory), text fields into a map. The
  * 25MB limit is enforced while streaming: busboy stops past it and skips the rest, and the
  * request is answered 413 once the body has been read.
  */
@@ -84,34 +84,55 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
     const key = account(request);
     if (!request.isMultipart()) throw badRequest();
     const id = newId();
-    const upload = new ThreadScan(ctx.paths.upload(id), ctx.config.batchRows);
+    // The file row, `receiving` (hidden, unclaimable), is inserted with the first block of
+    // batches; the blocks are stored as the upload arrives, so only one small transaction is left
+    // after its last byte.
+    let created: Promise<number> | undefined;
+    const receiving = () => {
+      created ??= ctx.files.receive({ id, keyId: key.id, owner: PROCESS_NAME });
+      return created;
+    };
+    // Should this fail, the start-up sweep removes the file later (server/app/receiving-cleanup.ts).
+    const removeReceiving = async () => {
+      const inserted = await created?.then(
+        () => true,
+        () => false,
+      );
+      if (!inserted) return;
+      await ctx.files
+        .discard(id)
+        .catch((err: unknown) => request.log.error({ err }, 'could not remove a refused upload'));
+    };
+    const upload = new ThreadScan(ctx.config.batchRows, async (batches) => {
+      await ctx.files.addBatches(id, await receiving(), batches);
+    });
+    let accepted = false;
     try {
       const received = await receive(request, upload).catch(asClientError);
       const fields = parseBody(UploadFields, received.fields);
-      // A failing scanner (or spool) stays a server error rather than the client's.
+      // A failing scanner (or store) stays a server error rather than the client's.
       const scan = scanOf(await upload.counts, fields.emailColumn || null, received.bytes);
       if (typeof scan === 'string') throw new HttpError(400, REFUSALS[scan]);
-      // Credits and every batch in one transaction: the file is accepted whole or not at all.
-      const batches = await upload.batches();
-      const file = await ctx.files.create(
-        {
-          id,
-          keyId: key.id,
-          fileName: fields.fileName || received.uploadName || 'upload.csv',
-          mode: fields.mode,
-          emailIndex: scan.emailIndex,
-          headerLength: scan.header.length,
-          credits: scan.emails,
-          resultHeader: resultHeaderOf(scan.header),
-        },
-        batches,
-      );
+      const batchesTotal = await upload.stored();
+      await receiving();
+      // Credits and the file's state in one transaction: the file is accepted whole or not at all.
+      const file = await ctx.files.accept(id, {
+        fileName: fields.fileName || received.uploadName || 'upload.csv',
+        mode: fields.mode,
+        emailIndex: scan.emailIndex,
+        headerLength: scan.header.length,
+        credits: scan.emails,
+        resultHeader: resultHeaderOf(scan.header),
+        batchesTotal,
+      });
       if (!file) throw new HttpError(402, ERRORS.insufficientCredits);
+      accepted = true;
       ctx.kickFiles();
       return ok(DESCRIPTIONS.queued, { file_id: id });
     } finally {
-      // Its rows are in the database now (or it was refused): the spool is not needed.
+      // Refused, cut off or failed: what was stored of it goes (once no store runs any more).
       await upload.discard();
+      if (!accepted) await removeReceiving();
     }
   });
 }

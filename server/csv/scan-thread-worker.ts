@@ -1,12 +1,13 @@
 /**
  * The upload scanner's thread (server/csv/scan-thread.ts starts it): each session is one upload's
  * `file` part, sent here chunk by chunk as it arrives. The same one pass as in-process — countRows
- * counts the credits and hands each data row to a BatchSpool that writes the batches to the
- * upload's spool file — runs here, beside the service's thread that reads the request, so
- * parsing and serialising no longer wait on (or hold up) receiving.
+ * counts the credits and hands each data row to BatchBlocks, whose blocks of batches go back to
+ * the service's thread to be stored while the rest arrives — runs here, beside the service's
+ * thread that reads the request, so parsing and serialising no longer wait on (or hold up)
+ * receiving.
  */
 import { parentPort } from 'node:worker_threads';
-import { BatchSpool } from '../jobs/split-upload';
+import { BatchBlocks } from '../jobs/split-upload';
 import { countRows } from './scan';
 import type { ThreadReply, ThreadRequest } from './scan-thread';
 
@@ -58,19 +59,17 @@ class Session {
   }
 }
 
-const sessions = new Map<number, Session>();
+const sessions = new Map<number, { session: Session; blocks: BatchBlocks }>();
 
-async function run(id: number, path: string, batchRows: number): Promise<void> {
+async function run(id: number, batchRows: number): Promise<void> {
   const session = new Session(id);
-  sessions.set(id, session);
-  const spool = new BatchSpool(path, batchRows);
+  const blocks = new BatchBlocks(batchRows, (batches) => send({ id, kind: 'block', batches }));
+  sessions.set(id, { session, blocks });
   try {
-    const counts = await countRows(session.chunks(), spool);
-    const sizes = await spool.finish();
-    send({ id, kind: 'done', counts, sizes });
+    const counts = await countRows(session.chunks(), blocks);
+    const batches = blocks.finish();
+    send({ id, kind: 'done', counts, batches });
   } catch (err) {
-    // The spool's file is closed before the main thread hears of the end (it removes it then).
-    await spool.close();
     send({ id, kind: 'failed', message: err instanceof Error ? err.message : String(err) });
   } finally {
     sessions.delete(id);
@@ -79,17 +78,19 @@ async function run(id: number, path: string, batchRows: number): Promise<void> {
 
 port.on('message', (message: ThreadRequest) => {
   if (message.kind === 'start') {
-    void run(message.id, message.path, message.batchRows);
+    void run(message.id, message.batchRows);
     return;
   }
   // A session already over (the scanner stopped early: a refusal in the header, a row over the
   // bound) ignores the rest of its upload.
-  const session = sessions.get(message.id);
-  if (!session) return;
+  const entry = sessions.get(message.id);
+  if (!entry) return;
   if (message.kind === 'chunk') {
-    session.push(Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength));
+    entry.session.push(Buffer.from(message.data.buffer, message.data.byteOffset, message.data.byteLength));
+  } else if (message.kind === 'stored') {
+    entry.blocks.stored();
   } else {
-    session.push(null);
+    entry.session.push(null);
   }
 });
 

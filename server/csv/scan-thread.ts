@@ -1,17 +1,16 @@
 /**
- * The upload's one pass (countRows into a BatchSpool) on a worker thread, so that on a machine
+ * The upload's one pass (countRows into BatchBlocks) on a worker thread, so that on a machine
  * with a second core parsing and serialising run beside receiving the request rather than after
- * each piece of it. One thread per process, started with the bulk route and kept; each upload is
- * a session on it. The chunks go over with a bounded window (SCAN_WINDOW_BYTES sent and not yet
+ * each piece of it. The thread hands back blocks of serialised batches, which this thread stores
+ * (under the file, still `receiving`) while the rest of the upload arrives. One thread per
+ * process, started with the bulk route and kept; each upload is a session on it. The chunks go over with a bounded window (SCAN_WINDOW_BYTES sent and not yet
  * taken by the scanner), so a fast upload waits for the scanner as it did in-process and memory
  * stays bounded.
  */
-import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
-import { spoolBatches } from '../jobs/split-upload';
-import type { NewBatches } from '../store/store';
+import type { NewBatch } from '../store/store';
 import type { RowCounts } from './scan';
 
 /** Bytes of an upload sent to the thread and not yet read by its scanner. */
@@ -20,14 +19,17 @@ const SCAN_WINDOW_BYTES = 1024 * 1024;
 const SEND_BYTES = 64 * 1024;
 
 export type ThreadRequest =
-  | { id: number; kind: 'start'; path: string; batchRows: number }
+  | { id: number; kind: 'start'; batchRows: number }
   | { id: number; kind: 'chunk'; data: Uint8Array }
+  /** A block the thread handed over is stored: it may hand over another. */
+  | { id: number; kind: 'stored' }
   | { id: number; kind: 'end' };
 
 export type ThreadReply =
   | { id: 0; kind: 'ready' }
   | { id: number; kind: 'ack'; bytes: number }
-  | { id: number; kind: 'done'; counts: RowCounts | 'too_wide'; sizes: number[] }
+  | { id: number; kind: 'block'; batches: NewBatch[] }
+  | { id: number; kind: 'done'; counts: RowCounts | 'too_wide'; batches: number }
   | { id: number; kind: 'failed'; message: string };
 
 interface Listener {
@@ -102,8 +104,9 @@ export function scanThreadReady(): Promise<void> {
 
 /**
  * One upload's scan on the thread: receive() feeds it the `file` part; the counts settle when the
- * part is read; batches() reads the spooled batches back once the upload is accepted; discard()
- * removes the spool in every case, after the thread has closed it.
+ * part is read; each block of batches the thread hands back goes to `store` (in order, one at a
+ * time) while the upload arrives; stored() waits for the last. discard() stops storing (a refused
+ * or broken upload) and waits until no store runs, so the caller can remove what was stored.
  */
 export class ThreadScan {
   private readonly id = nextId++;
@@ -112,13 +115,17 @@ export class ThreadScan {
   private drained: (() => void) | null = null;
   private ended = false;
   private over = false;
-  private sizes: number[] = [];
+  private batchesTotal = 0;
+  /** The stores of the blocks so far, in order; never rejects (a failure is kept in `failure`). */
+  private chain: Promise<void> = Promise.resolve();
+  private failure: { err: unknown } | null = null;
+  private dropping = false;
   /** The scan's findings, or its refusal; rejected when the scan (or the thread) failed. */
   readonly counts: Promise<RowCounts | 'too_wide'>;
 
   constructor(
-    private readonly path: string,
     batchRows: number,
+    private readonly store: (batches: NewBatch[]) => Promise<void>,
   ) {
     this.counts = new Promise((resolve, reject) => {
       const settle = () => {
@@ -133,9 +140,13 @@ export class ThreadScan {
             if (this.inFlight <= SCAN_WINDOW_BYTES) this.drained?.();
             return;
           }
+          if (message.kind === 'block') {
+            this.storeBlock(message.batches);
+            return;
+          }
           settle();
           if (message.kind === 'done') {
-            this.sizes = message.sizes;
+            this.batchesTotal = message.batches;
             resolve(message.counts);
           } else if (message.kind === 'failed') {
             reject(new Error(`upload scan failed: ${message.message}`));
@@ -149,7 +160,24 @@ export class ThreadScan {
     });
     // Awaited by the caller (receive, then the route); not an unhandled rejection meanwhile.
     this.counts.catch(() => {});
-    this.send({ id: this.id, kind: 'start', path, batchRows });
+    this.send({ id: this.id, kind: 'start', batchRows });
+  }
+
+  /**
+   * Stores a block after those before it, then tells the thread it may hand over another. Once a
+   * store failed, or the upload is being discarded, the blocks still coming are dropped.
+   */
+  private storeBlock(batches: NewBatch[]): void {
+    this.chain = this.chain.then(async () => {
+      if (!this.dropping && !this.failure) {
+        try {
+          await this.store(batches);
+        } catch (err) {
+          this.failure = { err };
+        }
+      }
+      this.send({ id: this.id, kind: 'stored' });
+    });
   }
 
   private send(message: ThreadRequest, transfer: ArrayBuffer[] = []): void {
@@ -213,18 +241,21 @@ export class ThreadScan {
   }
 
   /**
-   * Every batch, in row order, once the upload is accepted (after counts has settled): read from
-   * the spool as the store takes them, so before discard().
+   * Once the scan is done (after counts): waits for every block to be stored; the number of
+   * batches in all. Throws the first store's failure.
    */
-  async batches(): Promise<NewBatches> {
+  async stored(): Promise<number> {
     await this.counts;
-    return spoolBatches(this.path, this.sizes);
+    await this.chain;
+    if (this.failure) throw this.failure.err;
+    return this.batchesTotal;
   }
 
-  /** Removes the spool once the thread is done with it (the rows are stored, or it was refused). */
+  /** Stops storing blocks; resolves once the thread is done and no store runs (in every case). */
   async discard(): Promise<void> {
+    this.dropping = true;
     this.end();
     await this.counts.catch(() => {});
-    await rm(this.path, { force: true });
+    await this.chain;
   }
 }

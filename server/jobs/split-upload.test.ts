@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -6,12 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { detectDialect, readRows } from '../csv/rows';
 import { countRows } from '../csv/scan';
 import { ThreadScan } from '../csv/scan-thread';
-import { BatchSpool, spoolBatches } from './split-upload';
+import type { NewBatch } from '../store/store';
+import { BatchBlocks } from './split-upload';
 
-const dir = mkdtempSync(join(tmpdir(), 'verimark-spool-'));
+const dir = mkdtempSync(join(tmpdir(), 'verimark-blocks-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
-const spoolPath = () => join(dir, `${n++}.batches`);
 
 /** `text` as an upload arrives: bytes in chunks of `size` (cutting characters and rows). */
 const arriving = (text: string, size: number) => {
@@ -30,12 +30,17 @@ async function rowsFromDisk(text: string): Promise<string[][]> {
   return out.slice(1);
 }
 
-/** The batches a spool wrote, read back as an accepted upload's are. */
-async function readBack(spool: BatchSpool, path: string) {
-  return [...spoolBatches(path, await spool.finish())];
+/** BatchBlocks whose blocks are all taken at once, and the batches they held. */
+function collecting(batchRows: number) {
+  const blocks: NewBatch[][] = [];
+  const sink: BatchBlocks = new BatchBlocks(batchRows, (block) => {
+    blocks.push(block);
+    queueMicrotask(() => sink.stored());
+  });
+  return { sink, blocks, batches: () => blocks.flat() };
 }
 
-describe('BatchSpool fed by the counting pass', () => {
+describe('BatchBlocks fed by the counting pass', () => {
   const text = [
     'Name;Email;Note',
     ...Array.from({ length: 23 }, (_, i) => `P${i};p${i}@x.test;"a ""quoted""\nnote ${i} é"`),
@@ -44,78 +49,109 @@ describe('BatchSpool fed by the counting pass', () => {
     '',
   ].join('\r\n');
 
-  it('stores exactly the rows a second read of the file gives, in batches of batchRows', async () => {
-    const path = spoolPath();
-    const spool = new BatchSpool(path, 10);
-    const counts = await countRows(arriving(text, 7), spool);
-    const batches = await readBack(spool, path);
+  it('hands over exactly the rows a second read of the file gives, in batches of batchRows', async () => {
+    const { sink, batches } = collecting(10);
+    const counts = await countRows(arriving(text, 7), sink);
+    expect(sink.finish()).toBe(3);
     expect(counts).toMatchObject({ header: ['Name', 'Email', 'Note'], filled: [24, 24, 23] });
-    expect(batches.map((b) => [b.firstRow, b.rowCount])).toEqual([
+    expect(batches().map((b) => [b.firstRow, b.rowCount])).toEqual([
       [0, 10],
       [10, 10],
       [20, 4],
     ]);
-    const stored = batches.flatMap((b) => JSON.parse(b.input) as string[][]);
+    const stored = batches().flatMap((b) => JSON.parse(b.input) as string[][]);
     expect(stored).toEqual(await rowsFromDisk(text));
     expect(stored[3]).toEqual(['P3', 'p3@x.test', 'a "quoted"\nnote 3 é']);
-    for (const b of batches) expect((JSON.parse(b.input) as string[][]).length).toBe(b.rowCount);
+    for (const b of batches()) expect((JSON.parse(b.input) as string[][]).length).toBe(b.rowCount);
   });
 
-  it('closes a batch early when its rows are wide, so wide rows never gather in memory', async () => {
+  it('closes a batch early when its rows are wide, and hands over blocks of about 1 MiB', async () => {
     const wide = 'x'.repeat(400 * 1024);
     const lines = ['Email,Pad', ...Array.from({ length: 7 }, (_, i) => `u${i}@x.test,${wide}`)];
-    const path = spoolPath();
-    const spool = new BatchSpool(path, 100);
-    await countRows(arriving(`${lines.join('\n')}\n`, 64 * 1024), spool);
-    const batches = await readBack(spool, path);
-    // 512 KiB of JSON closes a batch: two rows of 400 KB reach it.
-    expect(batches.map((b) => [b.firstRow, b.rowCount])).toEqual([
+    const { sink, blocks, batches } = collecting(100);
+    await countRows(arriving(`${lines.join('\n')}\n`, 64 * 1024), sink);
+    sink.finish();
+    // 512 KiB of JSON closes a batch: two rows of 400 KB reach it; two such batches, a block.
+    expect(batches().map((b) => [b.firstRow, b.rowCount])).toEqual([
       [0, 2],
       [2, 2],
       [4, 2],
       [6, 1],
     ]);
-    expect(batches.flatMap((b) => JSON.parse(b.input) as string[][]).map((r) => r[0])).toEqual(
-      Array.from({ length: 7 }, (_, i) => `u${i}@x.test`),
-    );
+    expect(blocks.map((block) => block.length)).toEqual([2, 2]);
+    expect(
+      batches()
+        .flatMap((b) => JSON.parse(b.input) as string[][])
+        .map((r) => r[0]),
+    ).toEqual(Array.from({ length: 7 }, (_, i) => `u${i}@x.test`));
   });
 
-  it('leaves nothing on disk when discarded, taken or not (the upload scan on its thread)', async () => {
-    const refused = spoolPath();
-    const scan = new ThreadScan(refused, 2);
+  it('waits while four blocks are not stored yet (the database is behind)', async () => {
+    const sent: NewBatch[][] = [];
+    const sink = new BatchBlocks(1, (block) => sent.push(block));
+    const row = ['x'.repeat(600 * 1024)];
+    // Each row is a batch of ~600 KB; two batches make a block. Three blocks go without waiting.
+    for (let i = 0; i < 7; i++) expect(sink.add(row)).toBeUndefined();
+    expect(sent).toHaveLength(3);
+    let resumed = false;
+    const wait = sink.add(row)?.then(() => {
+      resumed = true;
+    });
+    expect(sent).toHaveLength(4);
+    expect(wait).toBeInstanceOf(Promise);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(resumed).toBe(false);
+    sink.stored();
+    await wait;
+    expect(resumed).toBe(true);
+  });
+
+  it('stores the blocks in order on the service thread, and drops the rest once discarded', async () => {
+    const stored: NewBatch[] = [];
+    const scan = new ThreadScan(2, async (block) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      stored.push(...block);
+    });
     await scan.receive(arriving(text, 1000));
-    // Its counts settle once the thread has finished (and closed) the spool.
-    await scan.counts;
-    expect(existsSync(refused)).toBe(true);
+    expect(await scan.stored()).toBe(12);
+    expect(stored.map((b) => b.firstRow)).toEqual(Array.from({ length: 12 }, (_, i) => i * 2));
+    expect(stored.flatMap((b) => JSON.parse(b.input) as string[][])).toEqual(await rowsFromDisk(text));
     await scan.discard();
-    expect(existsSync(refused)).toBe(false);
 
-    const taken = spoolPath();
-    const other = new ThreadScan(taken, 2);
-    await other.receive(arriving(text, 1000));
-    expect([...(await other.batches())].length).toBe(12);
-    await other.discard();
-    expect(existsSync(taken)).toBe(false);
+    // Discarded once received, while blocks still wait to be stored: they are dropped, and
+    // discard() returns once no store runs.
+    const big = `Email,Pad\n${Array.from({ length: 40_000 }, (_, i) => `u${i}@x.test,${'p'.repeat(100)}`).join('\n')}\n`;
+    let running = 0;
+    let calls = 0;
+    const dropped = new ThreadScan(100, async () => {
+      running++;
+      calls++;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      running--;
+    });
+    await dropped.receive(arriving(big, 64 * 1024));
+    await dropped.discard();
+    expect(running).toBe(0);
+    const after = calls;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(calls).toBe(after);
+    // ~4.8 MB of JSON: 4 or 5 blocks, the last ones dropped.
+    expect(calls).toBeLessThan(4);
   });
 
-  it('reads back batches longer than one read of the spool, and refuses a spool cut short', () => {
-    // Lines of up to 3 MB around the 1 MiB reads: a batch may end anywhere in one, or past it.
-    const lines = [0, 2_500_000, 10, 1024 * 1024 - 30, 700_000, 3_000_000, 5].map((n, i) =>
-      JSON.stringify([[`é${'x'.repeat(n)}`, String(i)]]),
-    );
-    const path = spoolPath();
-    writeFileSync(path, lines.map((line) => `${line}\n`).join(''));
-    const sizes = lines.map((_, i) => i + 1);
-    const batches = [...spoolBatches(path, sizes)];
-    expect(batches.map((b) => b.input)).toEqual(lines);
-    expect(batches.map((b) => [b.firstRow, b.rowCount])).toEqual(sizes.map((n) => [((n - 1) * n) / 2, n]));
-    expect(() => [...spoolBatches(path, [...sizes, 1])]).toThrow(/shorter/);
+  it('reports a failed store from stored()', async () => {
+    const scan = new ThreadScan(2, async () => {
+      throw new Error('disk full');
+    });
+    await scan.receive(arriving(text, 1000));
+    await expect(scan.stored()).rejects.toThrow('disk full');
+    await scan.discard();
   });
 
   it('a file without data rows has no batches', async () => {
-    const path = spoolPath();
-    const spool = new BatchSpool(path, 10);
-    await countRows(arriving('Email\n', 1000), spool);
-    expect(await readBack(spool, path)).toEqual([]);
+    const { sink, batches } = collecting(10);
+    await countRows(arriving('Email\n', 1000), sink);
+    expect(sink.finish()).toBe(0);
+    expect(batches()).toEqual([]);
   });
 });

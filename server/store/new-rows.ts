@@ -1,14 +1,7 @@
 /** Rows as both stores (SQLite, Postgres) insert them: built once here, written in each dialect. */
 import type { Mode } from '../../lib/api/contract';
 import { newApiKey, newId } from './ids';
-import {
-  type CreateKeyOptions,
-  type KeyRecord,
-  type NewBatches,
-  type NewFile,
-  nowIso,
-  type TaskRow,
-} from './store';
+import { type CreateKeyOptions, type KeyRecord, type NewFile, nowIso, type TaskRow } from './store';
 
 /** A new key and its record (the key itself is stored only as its hash). */
 export function newKeyRecord(opts: CreateKeyOptions): { key: string; record: KeyRecord } {
@@ -41,25 +34,22 @@ export function newTaskRow(keyId: string, email: string, mode: Mode, now: string
 }
 
 /**
- * Values of a new `bulk_files` row, in this order: id, key_id, file_name, state, mode,
- * email_index, header_length, credit_usage, batches_total, result_header, created_at (which
- * is also its updated_at). A file without batches is complete at once.
+ * Values set on a receiving `bulk_files` row when it is accepted, in this order: file_name, state,
+ * mode, email_index, header_length, credit_usage, batches_total, result_header, created_at (also
+ * its updated_at). A file without batches is complete at once.
  */
-export function newFileValues(
+export function acceptedFileValues(
   f: NewFile,
-  batches: NewBatches,
   now: string,
-): [string, string, string, string, Mode, number, number, number, number, string, string] {
+): [string, string, Mode, number, number, number, number, string, string] {
   return [
-    f.id,
-    f.keyId,
     f.fileName,
-    batches.length === 0 ? 'completed' : 'pending',
+    f.batchesTotal === 0 ? 'completed' : 'pending',
     f.mode,
     f.emailIndex,
     f.headerLength,
     f.credits,
-    batches.length,
+    f.batchesTotal,
     f.resultHeader,
     now,
   ];

@@ -75,3 +75,10 @@ export function fileBatchesTable(leaseUntil: string): string {
 }
 
 export const SETTINGS_TABLE = 'CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);';
+
+/**
+ * The `bulk_files.state` values from migration 4 (SQLite) / 2 (Postgres) on: `receiving` is a file
+ * whose upload is still arriving (its batches are stored as it streams), hidden from its owner and
+ * from the workers until it is accepted (→ `pending`) or removed (refused, aborted, orphaned).
+ */
+export const BULK_FILE_STATES = "'receiving', 'pending', 'processing', 'completed', 'failed'";

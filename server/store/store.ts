@@ -93,9 +93,16 @@ export interface FileRow {
   updated_at: string;
 }
 
-export interface NewFile {
+/** A file whose upload has begun: inserted `receiving`, hidden until accepted. */
+export interface ReceivingFile {
   id: string;
   keyId: string;
+  /** The process receiving it (server/jobs/process-name.ts), so start-up cleanup can tell it is gone. */
+  owner: string;
+}
+
+/** What the end of an upload tells about its file, stored when it is accepted. */
+export interface NewFile {
   fileName: string;
   mode: Mode;
   emailIndex: number;
@@ -103,6 +110,15 @@ export interface NewFile {
   credits: number;
   /** The first line of the result CSV (the upload's header and the result columns). */
   resultHeader: string;
+  /** Batches stored while it arrived (checked against the database). */
+  batchesTotal: number;
+}
+
+/** A file still `receiving`, as start-up cleanup sees it. */
+export interface ReceivingRow {
+  id: string;
+  upload_owner: string | null;
+  created_at: string;
 }
 
 /** A slice of a file's data rows, verified and committed as one unit. */
@@ -112,14 +128,6 @@ export interface NewBatch {
   rowCount: number;
   /** The rows' cells as JSON (`string[][]`), serialised as the upload is read to keep memory low. */
   input: string;
-}
-
-/**
- * A new file's batches in row order: an array, or an iterable that reads them as they are stored
- * (the upload's spool, server/jobs/split-upload.ts), so they are never all in memory at once.
- */
-export interface NewBatches extends Iterable<NewBatch> {
-  readonly length: number;
 }
 
 export type VerdictCounts = Record<Verdict, number>;
@@ -133,10 +141,23 @@ export interface FilePage {
 
 export interface FileStore {
   /**
-   * Takes the file's credits and inserts it with all its batches in one transaction; null when
-   * the balance is short (nothing is stored then).
+   * Inserts a file in the hidden `receiving` state, taking no credits; its `seq`. Its batches are
+   * added while the upload arrives; nothing reads, lists or claims it until accept().
    */
-  create(f: NewFile, batches: NewBatches): Promise<FileRow | null>;
+  receive(f: ReceivingFile): Promise<number>;
+  /** Stores batches of a receiving file (`seq` as receive() returned it), in one transaction. */
+  addBatches(id: string, seq: number, batches: readonly NewBatch[]): Promise<void>;
+  /**
+   * In one small transaction: takes the credits and makes the receiving file `pending` (its
+   * batches are all stored). Null when the balance is short (nothing changes: discard it then).
+   * Throws when the file is no longer receiving (removed as orphaned) or its batches do not match.
+   */
+  accept(id: string, f: NewFile): Promise<FileRow | null>;
+  /** Deletes a file that is still `receiving`, with its batches (a refused or broken upload). */
+  discard(id: string): Promise<void>;
+  /** Every file still `receiving` (for start-up cleanup, server/app/receiving-cleanup.ts). */
+  receiving(): Promise<ReceivingRow[]>;
+  /** The file, or null; a `receiving` file is absent here, in get() and in list(). */
   getById(id: string): Promise<FileRow | null>;
   /** A file of this key, or null (another key's file is reported as absent). */
   get(keyId: string, id: string): Promise<FileRow | null>;

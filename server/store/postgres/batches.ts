@@ -5,7 +5,7 @@ import { inTransaction, leaseSql, type Pool } from './pool';
 
 /**
  * The batch queue on Postgres: `SELECT … FOR UPDATE SKIP LOCKED` picks the oldest open batch
- * whose lease is free or expired, so any number of workers claim distinct batches without
+ * whose lease is free or expired (of a file not still `receiving`), so any number of workers claim distinct batches without
  * waiting on each other; the lease (database clock) is renewed while the batch is worked on.
  */
 export class PgBatchQueue implements BatchQueue {
@@ -22,6 +22,7 @@ export class PgBatchQueue implements BatchQueue {
         `WITH next AS (
            SELECT file_id, first_row FROM file_batches
             WHERE state = 'open' AND (lease_until IS NULL OR lease_until < now())
+              AND file_seq NOT IN (SELECT seq FROM bulk_files WHERE state = 'receiving')
             ORDER BY file_seq, first_row LIMIT 1 FOR UPDATE SKIP LOCKED)
          UPDATE file_batches b SET lease_owner = $1, lease_until = ${leaseSql(2)}, attempts = b.attempts + 1
            FROM next WHERE b.file_id = next.file_id AND b.first_row = next.first_row

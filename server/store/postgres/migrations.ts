@@ -29,4 +29,12 @@ export const PG_MIGRATIONS: readonly string[] = [
 
   ${sql.SETTINGS_TABLE}
   `,
+  // 2: the hidden `receiving` state (an upload's batches are stored while it arrives) and the
+  // process receiving it. The column's CHECK constraint carries Postgres' default name.
+  `
+  ALTER TABLE bulk_files DROP CONSTRAINT bulk_files_state_check;
+  ALTER TABLE bulk_files ADD CONSTRAINT bulk_files_state_check CHECK (state IN (${sql.BULK_FILE_STATES}));
+  ALTER TABLE bulk_files ADD COLUMN upload_owner TEXT;
+  CREATE INDEX bulk_files_receiving ON bulk_files(created_at) WHERE state = 'receiving';
+  `,
 ];

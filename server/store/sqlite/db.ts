@@ -26,11 +26,23 @@ export function openDatabase(dataDir: string): Db {
 
 export function migrate(db: Db): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[version] ?? '');
-      db.pragma(`user_version = ${version + 1}`);
-    }).immediate();
+  if (current >= MIGRATIONS.length) return;
+  // A migration that rebuilds a table (4) drops the old one: with foreign keys on, that DROP would
+  // delete the rows referencing it (ON DELETE CASCADE). The pragma only changes outside a
+  // transaction; each migration checks the references are whole before it commits.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  try {
+    for (let version = current; version < MIGRATIONS.length; version++) {
+      db.transaction(() => {
+        db.exec(MIGRATIONS[version] ?? '');
+        const broken = db.pragma('foreign_key_check') as unknown[];
+        if (broken.length > 0) throw new Error(`migration ${version + 1} broke ${broken.length} references`);
+        db.pragma(`user_version = ${version + 1}`);
+      }).immediate();
+    }
+  } finally {
+    db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
   }
 }
 

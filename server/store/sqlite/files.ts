@@ -1,5 +1,5 @@
-import { newFileValues } from '../new-rows';
-import type { FilePage, FileRow, FileStore, NewBatches, NewFile } from '../store';
+import { acceptedFileValues } from '../new-rows';
+import type { FilePage, FileRow, FileStore, NewBatch, NewFile, ReceivingFile, ReceivingRow } from '../store';
 import { nowIso } from '../store';
 import type { Db } from './db';
 import { prepared } from './db';
@@ -13,31 +13,77 @@ export class SqliteFileStore implements FileStore {
     );
   }
 
-  async create(f: NewFile, batches: NewBatches): Promise<FileRow | null> {
-    return this.db
-      .transaction((): FileRow | null => {
-        if (!takeCredits(this.db, f.keyId, f.credits)) return null;
-        const now = nowIso();
-        const { lastInsertRowid } = prepared(
-          this.db,
-          `INSERT INTO bulk_files (id, key_id, file_name, state, mode, delimiter, newline, email_index,
-               header_length, credit_usage, batches_total, result_header, created_at, updated_at)
-             VALUES (?, ?, ?, ?, ?, ',', '\n', ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(...newFileValues(f, batches, now), now);
-        const insert = prepared(
-          this.db,
-          `INSERT INTO file_batches (file_id, file_seq, first_row, row_count, input, state)
-             VALUES (?, ?, ?, ?, ?, 'open')`,
-        );
-        for (const b of batches) insert.run(f.id, lastInsertRowid, b.firstRow, b.rowCount, b.input);
-        return this.getSync(f.id);
+  async receive(f: ReceivingFile): Promise<number> {
+    const now = nowIso();
+    // Placeholders until accept(): the name, mode and columns come with the end of the upload.
+    const { lastInsertRowid } = prepared(
+      this.db,
+      `INSERT INTO bulk_files (id, key_id, file_name, state, mode, delimiter, newline, email_index,
+           header_length, credit_usage, result_header, upload_owner, created_at, updated_at)
+         VALUES (?, ?, '', 'receiving', '', ',', '\n', 0, 0, 0, '', ?, ?, ?)`,
+    ).run(f.id, f.keyId, f.owner, now, now);
+    return Number(lastInsertRowid);
+  }
+
+  async addBatches(id: string, seq: number, batches: readonly NewBatch[]): Promise<void> {
+    const insert = prepared(
+      this.db,
+      `INSERT INTO file_batches (file_id, file_seq, first_row, row_count, input, state)
+         VALUES (?, ?, ?, ?, ?, 'open')`,
+    );
+    this.db
+      .transaction(() => {
+        for (const b of batches) insert.run(id, seq, b.firstRow, b.rowCount, b.input);
       })
       .immediate();
   }
 
+  async accept(id: string, f: NewFile): Promise<FileRow | null> {
+    return this.db
+      .transaction((): FileRow | null => {
+        const row = prepared(this.db, 'SELECT key_id, state FROM bulk_files WHERE id = ?').get(id) as
+          | { key_id: string; state: string }
+          | undefined;
+        if (row?.state !== 'receiving') throw new Error('the upload was removed while it arrived');
+        const stored = prepared(this.db, 'SELECT COUNT(*) AS n FROM file_batches WHERE file_id = ?').get(
+          id,
+        ) as {
+          n: number;
+        };
+        if (stored.n !== f.batchesTotal) {
+          throw new Error(`the upload stored ${stored.n} batches of ${f.batchesTotal}`);
+        }
+        if (!takeCredits(this.db, row.key_id, f.credits)) return null;
+        const now = nowIso();
+        prepared(
+          this.db,
+          `UPDATE bulk_files SET file_name = ?, state = ?, mode = ?, email_index = ?, header_length = ?,
+               credit_usage = ?, batches_total = ?, result_header = ?, upload_owner = NULL,
+               created_at = ?, updated_at = ?
+             WHERE id = ?`,
+        ).run(...acceptedFileValues(f, now), now, id);
+        return this.getSync(id);
+      })
+      .immediate();
+  }
+
+  async discard(id: string): Promise<void> {
+    // Its batches go with it (ON DELETE CASCADE).
+    prepared(this.db, "DELETE FROM bulk_files WHERE id = ? AND state = 'receiving'").run(id);
+  }
+
+  async receiving(): Promise<ReceivingRow[]> {
+    return prepared(
+      this.db,
+      "SELECT id, upload_owner, created_at FROM bulk_files WHERE state = 'receiving'",
+    ).all() as ReceivingRow[];
+  }
+
   private getSync(id: string): FileRow | null {
     return (
-      (prepared(this.db, 'SELECT * FROM bulk_files WHERE id = ?').get(id) as FileRow | undefined) ?? null
+      (prepared(this.db, "SELECT * FROM bulk_files WHERE id = ? AND state <> 'receiving'").get(id) as
+        | FileRow
+        | undefined) ?? null
     );
   }
 
@@ -46,12 +92,15 @@ export class SqliteFileStore implements FileStore {
   }
 
   async get(keyId: string, id: string): Promise<FileRow | null> {
-    const row = prepared(this.db, 'SELECT * FROM bulk_files WHERE id = ? AND key_id = ?').get(id, keyId);
+    const row = prepared(
+      this.db,
+      "SELECT * FROM bulk_files WHERE id = ? AND key_id = ? AND state <> 'receiving'",
+    ).get(id, keyId);
     return (row as FileRow | undefined) ?? null;
   }
 
   async list(keyId: string, page: number, pageSize: number, search: string): Promise<FilePage> {
-    const where = 'key_id = ? AND instr(vm_lower(file_name), ?) > 0';
+    const where = "key_id = ? AND state <> 'receiving' AND instr(vm_lower(file_name), ?) > 0";
     const needle = search.toLowerCase();
     const total = (
       prepared(this.db, `SELECT COUNT(*) AS n FROM bulk_files WHERE ${where}`).get(keyId, needle) as {

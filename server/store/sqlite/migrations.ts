@@ -60,4 +60,48 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX host_slots_owner ON host_slots(owner);
   `,
+  // 4: the hidden `receiving` state (an upload's batches are stored while it arrives) and the
+  // process receiving it. SQLite cannot alter a CHECK constraint, so bulk_files is rebuilt
+  // (its rows only — batches stay where they are; migrate() runs this with foreign keys off, so
+  // the DROP does not cascade to file_batches). The AUTOINCREMENT counter is carried over.
+  `
+  CREATE TABLE bulk_files_v4 (
+    seq           INTEGER PRIMARY KEY AUTOINCREMENT,
+    id            TEXT NOT NULL UNIQUE,
+    key_id        TEXT NOT NULL REFERENCES api_keys(id),
+    file_name     TEXT NOT NULL,
+    state         TEXT NOT NULL CHECK (state IN (${sql.BULK_FILE_STATES})),
+    type          TEXT NOT NULL DEFAULT 'api',
+    service_name  TEXT NOT NULL DEFAULT 'verify_email',
+    mode          TEXT NOT NULL,
+    delimiter     TEXT NOT NULL,
+    newline       TEXT NOT NULL,
+    ${sql.BULK_FILES_COUNT_COLUMNS}
+    out_bytes     INTEGER NOT NULL DEFAULT 0,
+    attempts      INTEGER NOT NULL DEFAULT 0,
+    error         TEXT,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    batches_total INTEGER NOT NULL DEFAULT 0,
+    batches_done  INTEGER NOT NULL DEFAULT 0,
+    result_header TEXT NOT NULL DEFAULT '',
+    upload_owner  TEXT
+  );
+  INSERT INTO bulk_files_v4 (seq, id, key_id, file_name, state, type, service_name, mode, delimiter,
+      newline, email_index, header_length, credit_usage, credit_refund, deliverable, undeliverable,
+      unknown, risky, rows_done, out_bytes, attempts, error, created_at, updated_at, batches_total,
+      batches_done, result_header)
+    SELECT seq, id, key_id, file_name, state, type, service_name, mode, delimiter,
+      newline, email_index, header_length, credit_usage, credit_refund, deliverable, undeliverable,
+      unknown, risky, rows_done, out_bytes, attempts, error, created_at, updated_at, batches_total,
+      batches_done, result_header
+    FROM bulk_files;
+  DELETE FROM sqlite_sequence WHERE name = 'bulk_files_v4';
+  UPDATE sqlite_sequence SET name = 'bulk_files_v4' WHERE name = 'bulk_files';
+  DROP TABLE bulk_files;
+  ALTER TABLE bulk_files_v4 RENAME TO bulk_files;
+  CREATE INDEX bulk_files_key ON bulk_files(key_id, seq DESC);
+  CREATE INDEX bulk_files_open ON bulk_files(state) WHERE state IN ('pending', 'processing');
+  CREATE INDEX bulk_files_receiving ON bulk_files(created_at) WHERE state = 'receiving';
+  `,
 ];
