@@ -2,9 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
 import { type ScanProblem, scanOf } from '../csv/scan';
 import { scanThreadReady, ThreadScan } from '../csv/scan-thread';
-import { PROCESS_NAME } from '../jobs/process-name';
 import { resultHeaderOf } from '../jobs/split-upload';
-import { newId } from '../store/ids';
+import { newId, PROCESS_OWNER } from '../store/ids';
 import { account } from './auth';
 import type { AppContext } from './context';
 import { ok } from './envelope';
@@ -89,7 +88,7 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
     // after its last byte.
     let created: Promise<number> | undefined;
     const receiving = () => {
-      created ??= ctx.files.receive({ id, keyId: key.id, owner: PROCESS_NAME });
+      created ??= ctx.files.receive({ id, keyId: key.id, owner: PROCESS_OWNER });
       return created;
     };
     // Should this fail, the start-up sweep removes the file later (server/app/receiving-cleanup.ts).

@@ -5,32 +5,20 @@
  * process can still be receiving it: it is older than any request can last, or its owner ran on
  * this host and is gone (no process with its pid, or this process now has its pid).
  */
-import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import { ownerOf, PROCESS_NAME } from '../jobs/process-name';
+import { localPid, PROCESS_OWNER, pidAlive } from '../store/ids';
 import type { FileStore, ReceivingRow } from '../store/store';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, as another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Whether no live process can own this receiving file; `maxAgeMs`: longer than any upload request. */
 export function isOrphan(row: ReceivingRow, now: number, maxAgeMs: number): boolean {
   const created = Date.parse(row.created_at);
   if (!(created > now - maxAgeMs)) return true;
-  if (row.upload_owner === PROCESS_NAME) return false;
-  const owner = row.upload_owner ? ownerOf(row.upload_owner) : null;
+  if (row.upload_owner === PROCESS_OWNER) return false;
   // Another host's process is judged by age alone: its pids mean nothing here.
-  if (!owner || owner.host !== hostname()) return false;
+  const pid = row.upload_owner ? localPid(row.upload_owner) : null;
+  if (pid === null) return false;
   // Our own pid under another name: a previous process that had it (a restarted container's pid 1).
-  if (owner.pid === process.pid) return true;
-  return !isAlive(owner.pid);
+  return pid === process.pid || !pidAlive(pid);
 }
 
 /** Removes the orphaned receiving files (with their batches); how many. */

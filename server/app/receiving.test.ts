@@ -13,8 +13,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, PATHS } from '../../lib/api/contract';
-import { PROCESS_NAME } from '../jobs/process-name';
-import { newId } from '../store/ids';
+import { newId, PROCESS_OWNER } from '../store/ids';
 import { openPostgresStore } from '../store/postgres/store';
 import { openSqliteStore } from '../store/sqlite/store';
 import type { NewBatch, Store } from '../store/store';
@@ -105,7 +104,7 @@ describe.each(TEST_STORES)('on %s', (kind) => {
     const key = await apiWithNewKey(service, 10);
     const keyId = (await store.keys.findByKey(key.apiKey ?? ''))?.id ?? '';
     const id = newId();
-    const seq = await store.files.receive({ id, keyId, owner: PROCESS_NAME });
+    const seq = await store.files.receive({ id, keyId, owner: PROCESS_OWNER });
     await store.files.addBatches(id, seq, [batch(0, ['a@x.test', 'b@x.test']), batch(2, ['c@x.test'])]);
 
     expect((await key.fileStatus(id)).status).toBe(404);
@@ -115,7 +114,7 @@ describe.each(TEST_STORES)('on %s', (kind) => {
 
     // A file accepted meanwhile, behind it in the queue, is claimed past it.
     const behind = newId();
-    const behindSeq = await store.files.receive({ id: behind, keyId, owner: PROCESS_NAME });
+    const behindSeq = await store.files.receive({ id: behind, keyId, owner: PROCESS_OWNER });
     expect(behindSeq).toBeGreaterThan(seq);
     await store.files.addBatches(behind, behindSeq, [batch(0, ['z@x.test'])]);
     const early = await store.files.accept(behind, {
@@ -160,7 +159,7 @@ describe.each(TEST_STORES)('on %s', (kind) => {
       }),
     ).rejects.toThrow(/removed/);
     const other = newId();
-    const otherSeq = await store.files.receive({ id: other, keyId, owner: PROCESS_NAME });
+    const otherSeq = await store.files.receive({ id: other, keyId, owner: PROCESS_OWNER });
     await store.files.addBatches(other, otherSeq, [batch(0, ['d@x.test'])]);
     await expect(
       store.files.accept(other, {
@@ -269,13 +268,13 @@ describe('which receiving files are orphans', () => {
   const MAX = 10 * 60_000;
 
   it('any file older than any request can last, whoever owns it', () => {
-    expect(isOrphan(row(PROCESS_NAME, 11), now, MAX)).toBe(true);
+    expect(isOrphan(row(PROCESS_OWNER, 11), now, MAX)).toBe(true);
     expect(isOrphan(row('another-host.example:1:abcdef', 11), now, MAX)).toBe(true);
     expect(isOrphan(row('another-host.example:1:abcdef', 9), now, MAX)).toBe(false);
   });
 
   it('a younger file only when its owner ran here and is gone', () => {
-    expect(isOrphan(row(PROCESS_NAME, 0), now, MAX)).toBe(false);
+    expect(isOrphan(row(PROCESS_OWNER, 0), now, MAX)).toBe(false);
     expect(isOrphan(row(`${hostname()}:${process.pid}:zzzzzz`, 0), now, MAX)).toBe(true);
     expect(isOrphan(row(`${hostname()}:${process.ppid}:zzzzzz`, 0), now, MAX)).toBe(false);
     expect(isOrphan(row(null, 0), now, MAX)).toBe(false);

@@ -25,8 +25,23 @@ export function ownerName(): string {
   return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 }
 
-/** The pid of an owner named by ownerName() on this machine; null for one on another machine. */
+/** This process as the owner of what it has under way across requests (an upload still receiving). */
+export const PROCESS_OWNER = ownerName();
+
+/** The pid of an owner named by ownerName() on this machine; null for one on another machine (or not of that form). */
 export function localPid(owner: string): number | null {
   const here = `${hostname()}:`;
-  return owner.startsWith(here) ? Number(owner.slice(here.length).split(':')[0]) : null;
+  if (!owner.startsWith(here)) return null;
+  const pid = Number(owner.slice(here.length).split(':')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/** Whether a process with this pid runs on this machine (EPERM: it runs, as another user). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

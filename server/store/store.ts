@@ -97,7 +97,7 @@ export interface FileRow {
 export interface ReceivingFile {
   id: string;
   keyId: string;
-  /** The process receiving it (server/jobs/process-name.ts), so start-up cleanup can tell it is gone. */
+  /** The process receiving it (PROCESS_OWNER, server/store/ids.ts), so start-up cleanup can tell it is gone. */
   owner: string;
 }
 

@@ -9,23 +9,13 @@
  * every WAIT_MS for releases by others.
  */
 import { StoreHostSlots } from '../host-slots';
-import { localPid, ownerName } from '../ids';
+import { localPid, ownerName, pidAlive } from '../ids';
 import { type Db, prepared } from './db';
 
 /** A slot's lease; renewed every third of it while its process lives. */
 const LEASE_MS = 30_000;
 /** How often a waiter looks again for a slot released by another process. */
 const WAIT_MS = 50;
-
-/** Whether a process with this pid runs on this machine (EPERM: it runs, as another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class SqliteHostSlots extends StoreHostSlots<string> {
   /** Named as the workers' lease owners are, so a dead owner's pid can be read from it. */
@@ -74,7 +64,7 @@ export class SqliteHostSlots extends StoreHostSlots<string> {
           .map((r) => r.owner)
           .filter((o) => {
             const pid = o === this.owner ? null : localPid(o);
-            return pid !== null && !alive(pid);
+            return pid !== null && !pidAlive(pid);
           }),
       );
       if (dead.size === 0) return null;
