@@ -16,7 +16,7 @@ import { ERRORS, PATHS } from '../../lib/api/contract';
 import { newId, PROCESS_OWNER } from '../store/ids';
 import { openPostgresStore } from '../store/postgres/store';
 import { openSqliteStore } from '../store/sqlite/store';
-import type { NewBatch, Store } from '../store/store';
+import type { NewBatch, NewFile, Store } from '../store/store';
 import { apiWithNewKey, balanceOf, waitFor } from '../testing/api';
 import { type FakeNet, startFakeNet } from '../testing/fake-net';
 import { TEST_STORES, usePostgres } from '../testing/postgres-suite';
@@ -27,6 +27,17 @@ const batch = (firstRow: number, emails: string[]): NewBatch => ({
   firstRow,
   rowCount: emails.length,
   input: JSON.stringify(emails.map((e) => [e])),
+});
+
+/** What an upload of a one-column file (`Email`) tells the store when it is accepted. */
+const acceptance = (fileName: string, credits: number, batchesTotal: number): NewFile => ({
+  fileName,
+  mode: 'non_catch_all',
+  emailIndex: 0,
+  headerLength: 1,
+  credits,
+  resultHeader: 'Email',
+  batchesTotal,
 });
 
 /** A CSV of `rows` addresses, ~120 bytes a row. */
@@ -117,29 +128,13 @@ describe.each(TEST_STORES)('on %s', (kind) => {
     const behindSeq = await store.files.receive({ id: behind, keyId, owner: PROCESS_OWNER });
     expect(behindSeq).toBeGreaterThan(seq);
     await store.files.addBatches(behind, behindSeq, [batch(0, ['z@x.test'])]);
-    const early = await store.files.accept(behind, {
-      fileName: 'early.csv',
-      mode: 'non_catch_all',
-      emailIndex: 0,
-      headerLength: 1,
-      credits: 1,
-      resultHeader: 'Email',
-      batchesTotal: 1,
-    });
+    const early = await store.files.accept(behind, acceptance('early.csv', 1, 1));
     expect(early).toMatchObject({ state: 'pending' });
     const past = await store.batches.claim('test-worker', 60_000);
     expect(past).toMatchObject({ fileId: behind, firstRow: 0, rows: [['z@x.test']] });
     expect(await store.batches.claim('test-worker', 60_000)).toBeNull();
 
-    const file = await store.files.accept(id, {
-      fileName: 'late.csv',
-      mode: 'non_catch_all',
-      emailIndex: 0,
-      headerLength: 1,
-      credits: 3,
-      resultHeader: 'Email',
-      batchesTotal: 2,
-    });
+    const file = await store.files.accept(id, acceptance('late.csv', 3, 2));
     expect(file).toMatchObject({ id, state: 'pending', credit_usage: 3, batches_total: 2 });
     expect((await key.fileStatus(id)).body.data).toMatchObject({ status: 'pending' });
     expect(await balanceOf(service, key)).toBe(6);
@@ -147,31 +142,11 @@ describe.each(TEST_STORES)('on %s', (kind) => {
     expect(claimed).toMatchObject({ fileId: id, firstRow: 0, rows: [['a@x.test'], ['b@x.test']] });
     if (claimed) await store.batches.release(claimed.fileId, claimed.firstRow, 'test-worker');
     // Accepted once only; an accept with the wrong count of batches is refused.
-    await expect(
-      store.files.accept(id, {
-        fileName: 'again.csv',
-        mode: 'non_catch_all',
-        emailIndex: 0,
-        headerLength: 1,
-        credits: 3,
-        resultHeader: 'Email',
-        batchesTotal: 2,
-      }),
-    ).rejects.toThrow(/removed/);
+    await expect(store.files.accept(id, acceptance('again.csv', 3, 2))).rejects.toThrow(/removed/);
     const other = newId();
     const otherSeq = await store.files.receive({ id: other, keyId, owner: PROCESS_OWNER });
     await store.files.addBatches(other, otherSeq, [batch(0, ['d@x.test'])]);
-    await expect(
-      store.files.accept(other, {
-        fileName: 'x.csv',
-        mode: 'non_catch_all',
-        emailIndex: 0,
-        headerLength: 1,
-        credits: 1,
-        resultHeader: 'Email',
-        batchesTotal: 2,
-      }),
-    ).rejects.toThrow(/1 batches of 2/);
+    await expect(store.files.accept(other, acceptance('x.csv', 1, 2))).rejects.toThrow(/1 batches of 2/);
     await store.files.discard(other);
     expect(await balanceOf(service, key)).toBe(6);
   });
