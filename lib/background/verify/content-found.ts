@@ -1,9 +1,9 @@
 /**
  * The addresses each content script found on its page, per tab and frame. The background cannot
- * see the page: the content script registers what its scan took up (`lookupCached` with `found`), and only
- * those get a verdict back (cached or paid). A verdict obtained elsewhere (another site, the
- * popup) is thus told to a page only for an address that page shows; and how many verdicts a tab
- * gets is capped with its spends (content-verify.ts). A frame that moves to another origin starts
+ * see the page: the content script registers what its scan took up (`lookupCached` with `found`),
+ * and only those get a verdict back (cached or paid). A verdict obtained elsewhere (another site,
+ * the popup) is thus told to a page only for an address that page shows; and how many verdicts a
+ * tab gets is capped with its spends (content-verify.ts). A frame that moves to another origin starts
  * with an empty set. Kept in session storage (lib/storage/content-found.ts); forgotten when the
  * tab closes or the browser quits.
  */

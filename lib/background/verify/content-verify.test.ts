@@ -17,7 +17,6 @@ const page = (tabId: number, url = 'https://crm.example.com/', frameId = 0): Sen
   tab: { id: tabId },
   frameId,
 });
-/** What the content script does for every address its scan took up. */
 /** What a content script's scan registers (lookupCached with `found`), without the lookup. */
 const show = (sender: SenderInfo, emails: string[]) => addFound(emails, sender);
 
