@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { signDownloadUrl } from '../signing';
 import { type Api, useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 import { TEST_STORES } from '../testing/postgres-suite';
+import { strayDataFiles } from '../testing/service';
 
 async function download(url: string): Promise<{ status: number; type: string | null; text: string }> {
   const response = await fetch(url);
@@ -62,7 +63,7 @@ describe.each(TEST_STORES)('on %s', (store) => {
       expect(record?.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(record?.updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(await balance(key)).toBe(20 - 5 + 1);
-      expect(readdirSync(join(svc.service.dataDir, 'uploads'))).toEqual([]);
+      expect(strayDataFiles(svc.service.dataDir)).toEqual([]);
     });
 
     it('serves a results CSV with every original column and the result columns, without a key', async () => {

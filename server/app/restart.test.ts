@@ -1,11 +1,9 @@
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Envelope, PATHS, type SingleResult } from '../../lib/api/contract';
 import { Api, apiWithNewKey, balanceOf, waitFor } from '../testing/api';
 import { FAKE_DOMAINS as D, type FakeNet, startFakeNet } from '../testing/fake-net';
-import { type RunningService, startService } from '../testing/service';
+import { type RunningService, startService, strayDataFiles } from '../testing/service';
 
 let net: FakeNet;
 const services: RunningService[] = [];
@@ -105,7 +103,7 @@ describe('a service killed in the middle of a file', () => {
     const upload = await key.upload(lines.join('\n'));
     const id = upload.body.data.file_id;
     await first.kill();
-    expect(await readdir(join(first.dataDir, 'uploads'))).toEqual([]);
+    expect(strayDataFiles(first.dataDir)).toEqual([]);
 
     const second = await startService({ fakeNet: net, dataDir: first.dataDir, env: SLACK });
     services.push(second);

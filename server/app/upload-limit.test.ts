@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERRORS, MAX_UPLOAD_BYTES } from '../../lib/api/contract';
 import { useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
+import { strayDataFiles } from '../testing/service';
 
 const svc = useService();
 
@@ -29,7 +29,6 @@ function csvOfSize(size: number): Blob {
 describe('the 25MB upload limit', () => {
   it('refuses 25MB + 1 byte with 413, and what is sent does not stay in or grow the process', async () => {
     const { pid } = svc.service;
-    const uploadsBefore = readdirSync(join(svc.service.dataDir, 'uploads')).length;
     // The first large body after start-up leaves the process's allocator with ~20MB of socket
     // read buffers awaiting V8's next collection; that happens once. Warm up with refused
     // uploads, then measure the peak (VmHWM, reset through clear_refs) of further ones: a
@@ -64,7 +63,7 @@ describe('the 25MB upload limit', () => {
       );
       expect(growthMb).toBeLessThan(boundMb(size));
     }
-    expect(readdirSync(join(svc.service.dataDir, 'uploads'))).toHaveLength(uploadsBefore);
+    expect(strayDataFiles(svc.service.dataDir)).toEqual([]);
   });
 
   it('accepts a file of exactly 25MB', async () => {

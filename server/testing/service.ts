@@ -4,6 +4,7 @@
  * network, and a fresh API key with plenty of credits.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -80,6 +81,14 @@ async function terminate(child: ChildProcess, signal: NodeJS.Signals): Promise<v
 }
 
 /** The last line of a finished admin command's stdout, trimmed. */
+/** What the service keeps in its data directory besides uploads (none: they live in the database). */
+const DATA_DIR_ENTRIES = /^(verimark\.sqlite(-wal|-shm)?|results|signing-secret|start-api-key)$/;
+
+/** Entries of a service's data directory that are none of its own: an upload left on disk would show here. */
+export function strayDataFiles(dataDir: string): string[] {
+  return readdirSync(dataDir).filter((name) => !DATA_DIR_ENTRIES.test(name));
+}
+
 export function lastLine(text: string): string {
   return text.trim().split('\n').at(-1)?.trim() ?? '';
 }
