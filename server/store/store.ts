@@ -145,7 +145,10 @@ export interface FileStore {
    * added while the upload arrives; nothing reads, lists or claims it until accept().
    */
   receive(f: ReceivingFile): Promise<number>;
-  /** Stores batches of a receiving file (`seq` as receive() returned it), in one transaction. */
+  /**
+   * Stores batches of a receiving file (`seq` as receive() returned it). Should it fail part-way,
+   * the upload fails and the file is discarded with what was stored; accept() counts the batches.
+   */
   addBatches(id: string, seq: number, batches: readonly NewBatch[]): Promise<void>;
   /**
    * In one small transaction: takes the credits and makes the receiving file `pending` (its

@@ -5,8 +5,9 @@ import { inTransaction, leaseSql, type Pool } from './pool';
 
 /**
  * The batch queue on Postgres: `SELECT … FOR UPDATE SKIP LOCKED` picks the oldest open batch
- * whose lease is free or expired (of a file not still `receiving`), so any number of workers claim distinct batches without
- * waiting on each other; the lease (database clock) is renewed while the batch is worked on.
+ * whose lease is free or expired (of a file not still `receiving`), so any number of workers
+ * claim distinct batches without waiting on each other; the lease (database clock) is renewed
+ * while the batch is worked on.
  */
 export class PgBatchQueue implements BatchQueue {
   constructor(private readonly pool: Pool) {}
