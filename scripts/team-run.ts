@@ -17,7 +17,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Papa from 'papaparse';
 import { type Envelope, PATHS } from '../lib/api/contract';
-import { Api } from '../server/testing/api';
+import { Api, waitFor } from '../server/testing/api';
 import { type FarmNet, startFarmNet } from '../server/testing/farm-net';
 import { startPostgres } from '../server/testing/postgres';
 import { farmCsv, progressOf, tempDirs } from '../server/testing/worker-farm';
@@ -64,20 +64,6 @@ function signal(proc: Proc, sig: NodeJS.Signals): void {
   }
 }
 
-async function waitUntil<T>(
-  probe: () => Promise<T | null> | T | null,
-  timeoutMs: number,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function stop(proc: Proc): Promise<void> {
   if (proc.child.exitCode !== null || proc.child.signalCode !== null) return;
   const exited = new Promise<void>((r) => proc.child.once('exit', () => r()));
@@ -97,17 +83,19 @@ async function runOnce(label: string, workers: number, databaseUrl: string, net:
   try {
     const service = npm('service', [], { ...base, PORT: '0', DATA_DIR: await dirs.ownDir() });
     procs.push(service);
-    const baseUrl = await waitUntil(
+    const baseUrl = await waitFor(
       () => /Verimark service listening on (http:\/\/\S+)/.exec(service.output())?.[1] ?? null,
       60_000,
+      100,
       'service start',
     );
     for (let i = 0; i < workers; i++)
       procs.push(npm('service:worker', [], { ...base, DATA_DIR: await dirs.ownDir() }));
     for (const w of procs.slice(1))
-      await waitUntil(
+      await waitFor(
         () => (/Verimark worker \S+ started/.test(w.output()) ? true : null),
         60_000,
+        100,
         'worker start',
       );
     const admin = npm(
@@ -130,21 +118,23 @@ async function runOnce(label: string, workers: number, databaseUrl: string, net:
     const done = () => progressOf(api, fileId);
     let killedAt: number | null = null;
     if (workers > 0) {
-      killedAt = await waitUntil(
+      killedAt = await waitFor(
         async () => ((await done()) >= ROWS * 0.3 ? done() : null),
         600_000,
+        100,
         'progress',
       );
       const victim = procs[1] as Proc;
       signal(victim, 'SIGKILL');
       console.log(`  one worker SIGKILLed with ${killedAt} of ${ROWS} rows done`);
     }
-    const final = await waitUntil(
+    const final = await waitFor(
       async () => {
         const status = (await api.fileStatus(fileId)).body.data;
         return status?.status === 'completed' || status?.status === 'failed' ? status : null;
       },
       1_800_000,
+      100,
       'file completion',
     );
     const seconds = (performance.now() - started) / 1000;

@@ -126,17 +126,18 @@ export class Api {
   }
 }
 
-/** Polls `probe` until it returns a value other than null. */
+/** Polls `probe` until it returns a value other than null; `what` names it in the timeout's error. */
 export async function waitFor<T>(
-  probe: () => Promise<T | null>,
+  probe: () => Promise<T | null> | T | null,
   timeoutMs = 30_000,
   everyMs = 50,
+  what?: string,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
+    if (Date.now() > deadline) throw new Error(what ? `timed out: ${what}` : 'timed out waiting');
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
