@@ -6,7 +6,8 @@
  *   node --import tsx bench/testing/profile-content.ts [load|churn] [off]
  *
  * `load`: a page load until all targets are marked; `churn`: 5 s of rows added by the page;
- * `off`: the same on a site where marking is off. TIMELINE=1 prints the main thread's larger
+ * `off`: the same on a site where marking is off; `floor`: marked by the benchmark's floor extension
+ * (bench/testing/floor-extension.ts) instead. TIMELINE=1 prints the main thread's larger
  * events in time order (TIMELINE=all: every event; TIMELINE_MIN: the smallest shown, in µs,
  * default 2000); CALLERS=<function> prints the call chains of a function's samples. Build with
  * `VERIMARK_NOMINIFY=1 npm run build:test` to read function names. The profiler slows calls into
@@ -14,6 +15,7 @@
  */
 import type { CDPSession } from 'puppeteer-core';
 import { ROWS, startCrmBench } from './crm-page';
+import { launchFloor } from './floor-extension';
 
 interface TraceEvent {
   name: string;
@@ -181,11 +183,12 @@ function profileSummary(profile: CpuProfile): void {
 async function main(): Promise<void> {
   const mode = process.argv[2] ?? 'load';
   const marked = process.argv[3] !== 'off';
+  const floor = process.argv[3] === 'floor' ? await launchFloor() : null;
   const bench = await startCrmBench();
   const url = marked ? bench.on : bench.off;
   const { session } = bench;
   try {
-    const page = await session.browser.newPage();
+    const page = await (floor?.browser ?? session.browser).newPage();
     await page.bringToFront();
     const cdp = await page.createCDPSession();
     await cdp.send('Profiler.enable');
@@ -217,11 +220,12 @@ async function main(): Promise<void> {
       }
     });
     const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
-    console.log(`== ${mode}, marking ${marked ? 'on' : 'off'} ==`);
+    console.log(`== ${mode}, marking ${floor ? 'by the floor extension' : marked ? 'on' : 'off'} ==`);
     for (const [name, ms, n] of selfTimes(events).slice(0, 30))
       console.log(ms.toFixed(1).padStart(8), String(n).padStart(6), name);
     profileSummary(profile);
   } finally {
+    await floor?.close();
     await bench.close();
   }
 }
