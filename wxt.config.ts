@@ -28,7 +28,14 @@ export default defineConfig({
       modulePreload: false,
       sourcemap: process.env.VERIMARK_SOURCEMAP === '1',
     },
-    esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
+    // Class fields assigned in constructors, not declared again (`marker;book;…` per class):
+    // ~0.1 KB gzip of the content script. TypeScript already refuses initializers that read
+    // parameter properties, the one case where the two semantics differ.
+    esbuild: {
+      jsx: 'automatic',
+      jsxImportSource: 'preact',
+      tsconfigRaw: { compilerOptions: { useDefineForClassFields: false } },
+    },
     resolve: {
       alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
     },

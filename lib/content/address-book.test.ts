@@ -28,7 +28,7 @@ describe('the content script decides the shared address cases as the service doe
     const { book, looked, verified, flushes } = recordingBook();
     const key = book.add(input);
     expect(key).toBe(email ?? input.trim());
-    expect(book.get(key)?.status).toBe(email === null ? 'invalid' : 'pending');
+    expect(book.get(key)?.status).toBe(email === null ? 'invalid' : 'unverified');
     book.verifyNow(key);
     for (const flush of flushes.splice(0)) flush();
     if (email === null) {

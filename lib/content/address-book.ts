@@ -14,7 +14,10 @@ type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
 export interface AddressState {
   email: string;
   phase: Phase;
-  /** `unverified` while nobody asked (uncached, over budget), `pending` only while a request is out. */
+  /**
+   * `unverified` while nobody asked the service (its cache being read, uncached, over budget),
+   * `pending` only while a request to the service is out.
+   */
   status: PageStatus;
   verdict: VerdictView | null;
   error: string | null;
@@ -72,7 +75,9 @@ export class AddressBook {
     const state: AddressState = {
       email,
       phase: valid ? 'new' : 'done',
-      status: valid ? 'pending' : 'invalid',
+      // Not asked of the service while its cache is read: a mark drawn meanwhile (content the
+      // page just added) says so, and keeps that look when the cache has nothing.
+      status: valid ? 'unverified' : 'invalid',
       verdict: null,
       error: null,
     };

@@ -21,6 +21,8 @@ interface Taken {
   /** Where the badge goes: after this node (the element itself, or its last text with an address). */
   after: ChildNode;
   badge: Badge | null;
+  /** What the badge was last drawn with (a redraw that changes nothing writes nothing). */
+  drawn: string;
 }
 
 interface MarkerOptions {
@@ -56,8 +58,10 @@ export class Marker {
   /**
    * Takes up an element found by a scan; elements already handled are skipped. Its badge is drawn
    * once the cache lookup of its addresses answered, so the page gets one write per mark; `eager`
-   * draws it at once (as pending) instead: for content the page just added, so the badge is laid
-   * out with it in the same pass, and the verdict later changes only its look.
+   * draws it at once instead (as unverified: the service was not asked): for content the page
+   * just added, so the badge is laid out with it in the same pass. The lookup's answer changes
+   * its look only when the cache has a verdict or the address is sent to be verified; a page
+   * adding rows of new addresses then gets no second frame per batch for its marks.
    */
   take(el: Element, found?: Target, eager = false): void {
     // Never our own badge (its label carries the address, and a scan may meet it in a well).
@@ -82,7 +86,10 @@ export class Marker {
       return [];
     }
     this.seen.add(el);
-    const emails = [...new Set(target.emails.map((raw) => this.opts.book.add(raw)))];
+    const { book } = this.opts;
+    const raw = target.emails;
+    const emails =
+      raw.length === 1 ? [book.add(raw[0] as string)] : [...new Set(raw.map((r) => book.add(r)))];
     const after = target.after ?? el;
     if (previous && same(previous.emails, emails) && previous.after === after) return emails;
     if (previous) for (const email of previous.emails) this.byEmail.get(email)?.delete(el);
@@ -92,6 +99,7 @@ export class Marker {
       emails,
       after,
       badge: previous?.badge ?? null,
+      drawn: '',
     };
     this.taken.set(el, taken);
     for (const email of emails) {
@@ -101,7 +109,7 @@ export class Marker {
     }
     this.render(el, taken);
     // Seen on screen matters only while the page's budget can still pay for it.
-    if (auto && emails.length > 0 && this.opts.book.budgetLeft() > 0) this.opts.watchVisibility(el);
+    if (auto && emails.length > 0 && book.budgetLeft() > 0) this.opts.watchVisibility(el);
     return emails;
   }
 
@@ -200,23 +208,28 @@ export class Marker {
     if (status === null) {
       if (taken.badge) this.drop(taken.badge);
       taken.badge = null;
+      taken.drawn = '';
       el.removeAttribute(STATUS_ATTR);
       return;
     }
     if (el.getAttribute(STATUS_ATTR) !== status) el.setAttribute(STATUS_ATTR, status);
-    const label = badgeLabel(status, taken.emails.join(', '));
     let badge = taken.badge;
-    if (!badge) {
-      badge = createBadge(
-        el.ownerDocument,
-        this.opts.signal,
-        (b) => this.opts.activate(el, b),
-        status,
-        label,
-      );
-      taken.badge = badge;
-      this.badges.add(badge);
-    } else badge.update(status, label);
+    if (!badge || taken.drawn !== status) {
+      taken.drawn = status;
+      const label = badgeLabel(status, taken.emails.join(', '));
+      if (badge) badge.update(status, label);
+      else {
+        badge = createBadge(
+          el.ownerDocument,
+          this.opts.signal,
+          (b) => this.opts.activate(el, b),
+          status,
+          label,
+        );
+        taken.badge = badge;
+        this.badges.add(badge);
+      }
+    }
     // In the flow, right after the target: it takes room of its own instead of covering the page.
     if (badge.el.previousSibling !== taken.after && taken.after.parentNode) badge.place(taken.after);
     this.opts.rendered(el);

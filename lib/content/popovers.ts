@@ -178,7 +178,7 @@ export class Popovers implements PopoversApi {
   /** Takes up the new chip now (a person asked: verified at once) and moves the popover to its badge. */
   private follow(el: Element): void {
     const marker = this.marker();
-    // Drawn at once (pending), not after the cache lookup: a person is waiting for this chip.
+    // Drawn at once, not after the cache lookup: a person is waiting for this chip.
     if (!marker.isTaken(el)) marker.take(el, undefined, true);
     for (const email of marker.addressesOf(el)) this.book.verifyNow(email);
     const badge = marker.badgeOf(el);

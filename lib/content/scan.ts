@@ -85,8 +85,8 @@ function customElements(root: ScanRoot): Iterable<Element> {
 }
 
 /** Frames and open shadow roots below `root`. */
-function visitHosts(root: ScanRoot, sink: ScanSink): void {
-  if (isSmall(root)) {
+function visitHosts(root: ScanRoot, sink: ScanSink, small: boolean): void {
+  if (small) {
     for (const el of root.querySelectorAll('*'))
       if (el.shadowRoot || el.localName === 'iframe' || el.localName === 'frame') visitHost(el, sink);
     return;
@@ -101,6 +101,8 @@ function visitHosts(root: ScanRoot, sink: ScanSink): void {
 /** Reports every target, shadow root and frame in `root` (including `root` itself). */
 export function scanTree(root: ScanRoot, sink: ScanSink): void {
   const targets = new Set<Element>();
+  // Asked once: each pass below takes another way through a small subtree (rows just added).
+  const small = isSmall(root);
   if (isElement(root)) {
     if (isOwnNode(root)) return;
     if (root.matches(TARGET_SELECTOR)) {
@@ -109,12 +111,14 @@ export function scanTree(root: ScanRoot, sink: ScanSink): void {
     }
     visitHost(root, sink);
   }
-  for (const el of findTargets(root)) {
+  for (const el of findTargets(root, small)) {
     targets.add(el);
     sink.target(el);
   }
   // Shadow roots and frames, then plain text: each pass may be a task of its own on a big page.
   const defer = sink.defer ?? ((work: () => void) => work());
-  defer(() => visitHosts(root, sink));
-  defer(() => findTextTargets(root, TARGET_SELECTOR, (el, target) => sink.text(el, target), targets));
+  defer(() => visitHosts(root, sink, small));
+  defer(() =>
+    findTextTargets(root, TARGET_SELECTOR, (el, target) => sink.text(el, target), { targets, small }),
+  );
 }

@@ -98,8 +98,10 @@ export function createBadge(
 ): Badge {
   const el = blankBadge(doc);
   let inline = false;
+  let current = status;
+  let labelled = label;
   el.setAttribute('aria-label', label);
-  el.dataset.status = status;
+  el.setAttribute('data-status', status);
 
   const badge: Badge = {
     el,
@@ -110,15 +112,17 @@ export function createBadge(
       if (!inline && !adoptBadgeSheet(root)) {
         inline = true;
         setStyle(el, inlineHostStyle());
-        setStyle(el, inlineGlyphStyle(el.dataset.status as PageStatus));
+        setStyle(el, inlineGlyphStyle(current));
       }
       // In a table cell it ends, the badge takes no width: the host table keeps its layout.
       fitInCell(el, inline, signal);
     },
     update(status, label) {
-      if (el.getAttribute('aria-label') !== label) el.setAttribute('aria-label', label);
-      if (el.dataset.status === status) return;
-      el.dataset.status = status;
+      if (labelled !== label) el.setAttribute('aria-label', label);
+      labelled = label;
+      if (current === status) return;
+      current = status;
+      el.setAttribute('data-status', status);
       if (inline) setStyle(el, inlineGlyphStyle(status));
     },
     setExpanded(open) {

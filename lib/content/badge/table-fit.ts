@@ -47,23 +47,30 @@ const written = new WeakMap<HTMLElement, string>();
 const frames = new WeakSet<Window>();
 /** Badges were placed since the last frame: layout is not clean, reading it would force it. */
 let placed = false;
+/** How many badges `fitted` held after its last sweep for badges gone from the page. */
+let sweptAt = 0;
 
 type Plan = { fit: Fit; start?: number };
 
 /** Whether the badge (or one placed after `badge`) ends its table cell's content (no text or element after it up to the cell). */
 export function endsCell(badge: Node): boolean {
-  let node = badge;
+  return cellEnded(badge) !== null;
+}
+
+/** The table cell whose content `start` ends (see endsCell), or null. */
+function cellEnded(start: Node): Element | null {
+  let node = start;
   for (let depth = 0; depth <= PHRASING_DEPTH; depth++) {
     for (let next = node.nextSibling; next; next = next.nextSibling) {
-      if (next.nodeType === 3 && next.textContent?.trim()) return false;
-      if (next.nodeType === 1 && !(next as Element).localName.startsWith('verimark-')) return false;
+      if (next.nodeType === 3 && next.textContent?.trim()) return null;
+      if (next.nodeType === 1 && !(next as Element).localName.startsWith('verimark-')) return null;
     }
     const parent = node.parentElement;
-    if (!parent) return false;
-    if (parent.localName === 'td' || parent.localName === 'th') return true;
+    if (!parent) return null;
+    if (parent.localName === 'td' || parent.localName === 'th') return parent;
     node = parent;
   }
-  return false;
+  return null;
 }
 
 /**
@@ -82,20 +89,24 @@ export function fitStyle(fit: Fit, start = fit === 'full' ? MARGIN : 1): Style {
 
 /** Sets the badge's fit: the sheet styles `data-fit`; inline styles where there is no sheet, or for a measured start. */
 function applyFit(badge: HTMLElement, fit: Fit | null, inline: boolean, start?: number): void {
-  const props = ['width', 'height', 'margin-inline-start', 'margin-inline-end'];
-  const key = `${fit}${start}`;
-  if (written.get(badge) === key) return;
+  const styled = inline || start !== undefined;
+  // '!': this fit left inline styles to take off again.
+  const key = `${fit}${start}${styled ? '!' : ''}`;
+  const before = written.get(badge);
+  if (before === key) return;
   written.set(badge, key);
+  // Inline sizes come off only where an earlier fit wrote them (a new badge has none to take off).
+  if (before?.endsWith('!')) for (const prop of FIT_PROPS) badge.style.removeProperty(prop);
   if (fit === null) {
-    delete badge.dataset.fit;
-    for (const prop of props) badge.style.removeProperty(prop);
+    badge.removeAttribute('data-fit');
     if (inline) setStyle(badge, inlineHostStyle());
-    return;
+  } else {
+    badge.setAttribute('data-fit', fit);
+    if (styled) setStyle(badge, fitStyle(fit, start));
   }
-  badge.dataset.fit = fit;
-  if (inline || start !== undefined) setStyle(badge, fitStyle(fit, start));
-  else for (const prop of props) badge.style.removeProperty(prop);
 }
+
+const FIT_PROPS = ['width', 'height', 'margin-inline-start', 'margin-inline-end'];
 
 /**
  * After placing: a badge ending its table cell gets zero advance at once (so the table never moves,
@@ -107,15 +118,15 @@ export function fitInCell(badge: HTMLElement, inline: boolean, signal: AbortSign
   const win = badge.ownerDocument.defaultView;
   placed = true;
   if (win) schedule(win);
-  if (!endsCell(badge)) {
-    if (badge.dataset.fit) applyFit(badge, null, inline);
-    fitted.delete(badge);
-    return;
-  }
+  // A plan was read for the node the badge now follows: that node ended its cell, so the badge does.
   const plan = plans.get(badge.previousSibling as Node);
   if (plan) applyFit(badge, plan.fit, inline, plan.start);
-  else {
-    if (!badge.dataset.fit) applyFit(badge, 'full', inline);
+  else if (!endsCell(badge)) {
+    if (badge.hasAttribute('data-fit')) applyFit(badge, null, inline);
+    fitted.delete(badge);
+    return;
+  } else {
+    if (!badge.hasAttribute('data-fit')) applyFit(badge, 'full', inline);
     pending.set(badge, inline);
   }
   fitted.set(badge, inline);
@@ -141,7 +152,12 @@ function schedule(win: Window): void {
     placed = false;
     const batch = [...pending];
     pending.clear();
-    for (const b of fitted.keys()) if (!b.isConnected) fitted.delete(b);
+    // Badges gone from the page are let go once their number could have doubled, not every frame
+    // (a page adding rows all the time would otherwise have every badge looked at per frame).
+    if (fitted.size > 2 * sweptAt + 100) {
+      for (const b of fitted.keys()) if (!b.isConnected) fitted.delete(b);
+      sweptAt = fitted.size;
+    }
     // All reads first (one layout), then all writes.
     const fits = batch.map(([b]) => (b.isConnected ? measure(b) : null));
     batch.forEach(([b, styledInline], i) => {
@@ -171,10 +187,11 @@ function limitOf(cell: Element, view: Window): number {
  * is then placed fitted, and its table is laid out once.
  */
 export function planFit(after: Node): void {
-  if (!placed && after.nodeType === 1 && endsCell(after)) {
+  const cell = !placed && after.nodeType === 1 ? cellEnded(after) : null;
+  if (cell) {
     const rects = (after as Element).getClientRects();
     const last = rects[rects.length - 1];
-    const plan = last && fitAt(after as Element, last.right);
+    const plan = last && fitAt(cell, last.right);
     if (plan) {
       if (!plans.size) queueMicrotask(() => plans.clear());
       plans.set(after, plan);
@@ -185,20 +202,21 @@ export function planFit(after: Node): void {
 function measure(badge: HTMLElement): Plan | null {
   const view = badge.ownerDocument.defaultView;
   // Where the address ends: the badge's left edge less its start margin.
+  const cell = badge.closest('td,th');
   return (
     view &&
+    cell &&
     fitAt(
-      badge,
+      cell,
       badge.getBoundingClientRect().left - Number.parseFloat(view.getComputedStyle(badge).marginLeft),
     )
   );
 }
 
-/** The fit of a badge whose address ends at `end` (viewport x) in the cell of `el`. */
-function fitAt(el: Element, end: number): Plan | null {
-  const cell = el.closest('td,th');
-  const view = el.ownerDocument.defaultView;
-  if (!cell || !view) return null;
+/** The fit of a badge whose address ends at `end` (viewport x) in `cell`. */
+function fitAt(cell: Element, end: number): Plan | null {
+  const view = cell.ownerDocument.defaultView;
+  if (!view) return null;
   const room = limitOf(cell, view) - end;
   if (room >= MARGIN + SIZE + 1) return { fit: 'full' };
   // Compact: centred in the room; if even that is too narrow, pulled back over its own address.

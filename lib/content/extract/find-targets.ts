@@ -67,8 +67,8 @@ export function isSmall(root: Node): boolean {
 }
 
 /** Every descendant of `root` (not `root` itself) that is a target by its selector. */
-export function findTargets(root: Root): Element[] {
-  if (isSmall(root)) return [...root.querySelectorAll(TARGET_SELECTOR)];
+export function findTargets(root: Root, small = isSmall(root)): Element[] {
+  if (small) return [...root.querySelectorAll(TARGET_SELECTOR)];
   let found = queryEach(root, ALONE, []);
   for (const [wrapper, inner] of SCOPED) {
     const element = root.nodeType === 1 ? (root as Element) : null;

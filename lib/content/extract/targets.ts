@@ -30,6 +30,9 @@ export const TARGET_SELECTOR = [ELEMENT_SELECTORS.input, ELEMENT_SELECTORS.mailt
   ',',
 );
 
+/** `a[href^="mailto:" i]` on the attribute's value. */
+const MAILTO = /^mailto:/i;
+
 const TEXT_TYPES = new Set(['', 'email', 'text', 'search']);
 
 function isTextInput(el: Element): el is HTMLInputElement | HTMLTextAreaElement {
@@ -46,8 +49,10 @@ export function inputAddresses(value: string): string[] {
 export function extractTarget(el: Element): Target | null {
   // Cheap tests on the tag and attributes first; `matches` only to confirm.
   const name = el.localName;
-  if (name === 'a' && el.matches(ELEMENT_SELECTORS.mailto)) {
-    return { kind: 'mailto', emails: mailtoRecipients(el.getAttribute('href') ?? '') };
+  if (name === 'a') {
+    // ELEMENT_SELECTORS.mailto, read in script: the href is needed anyway.
+    const href = el.getAttribute('href');
+    if (href !== null && MAILTO.test(href)) return { kind: 'mailto', emails: mailtoRecipients(href) };
   }
   if (name === 'input' || name === 'textarea') return fieldTarget(el);
   const recipient = recipientOf(el);

@@ -47,9 +47,9 @@ const SNAPSHOT = 7;
  * XPath: only those become script objects (a TreeWalker hands every text node of the page to the
  * script). A TreeWalker where XPath is missing or cannot start at `root` (a shadow root).
  */
-function* textsWithAt(doc: Document, root: Node): Generator<Text> {
+function* textsWithAt(doc: Document, root: Node, small: boolean): Generator<Text> {
   // A small subtree (rows just added) is walked: starting XPath costs more than its few texts.
-  if (!isSmall(root) && root.nodeType !== 11 && typeof doc.evaluate === 'function') {
+  if (!small && root.nodeType !== 11 && typeof doc.evaluate === 'function') {
     let snapshot: XPathResult | null = null;
     try {
       snapshot = doc.evaluate('.//text()[contains(., "@")]', root, null, SNAPSHOT, null);
@@ -68,25 +68,25 @@ function* textsWithAt(doc: Document, root: Node): Generator<Text> {
 
 /**
  * Calls `visit` once per element of `root` (itself included) whose own text holds an address.
- * `otherTargets` is the selector of the other kinds (their text is theirs); `targets` the
- * elements of `root` matching it, when the caller has them already (one lookup per ancestor
- * instead of a selector match).
+ * `otherTargets` is the selector of the other kinds (their text is theirs). What the caller knows
+ * already: `targets`, the elements of `root` matching it (one lookup per ancestor instead of a
+ * selector match), and whether `root` is small (find-targets.ts).
  */
 export function findTextTargets(
   root: Node,
   otherTargets: string,
   visit: (el: Element, target: Target) => void,
-  targets?: ReadonlySet<Element>,
+  known: { targets?: ReadonlySet<Element>; small?: boolean } = {},
 ): void {
   const doc = root.ownerDocument ?? (root as Document);
   if (doc.designMode === 'on') return;
-  let known = targets;
-  if (!known) {
+  let isTarget = known.targets;
+  if (!isTarget) {
     const all = new Set((root as ParentNode).querySelectorAll(otherTargets));
     if (root.nodeType === 1 && (root as Element).matches(otherTargets)) all.add(root as Element);
-    known = all;
+    isTarget = all;
   }
-  const isTarget = known;
+  const targets = isTarget;
   // What lies above the scanned subtree is the same for all its text: asked once.
   let outside: boolean | undefined;
   const readableOutside = () => {
@@ -98,7 +98,7 @@ export function findTextTargets(
   };
   const readable = (parent: Element) => {
     for (let el: Element | null = parent; el; el = el.parentElement) {
-      if (SKIP_TAGS.has(el.localName) || isTarget.has(el)) return false;
+      if (SKIP_TAGS.has(el.localName) || targets.has(el)) return false;
       const editable = el.getAttribute('contenteditable');
       if (editable !== null && EDITABLE.has(editable.toLowerCase())) return false;
       if (el === root) return readableOutside();
@@ -106,7 +106,7 @@ export function findTextTargets(
     return true;
   };
   let last: Element | null = null;
-  for (const node of textsWithAt(doc, root)) {
+  for (const node of textsWithAt(doc, root, known.small ?? isSmall(root))) {
     const parent = node.parentElement;
     if (!parent || parent === last) continue;
     last = parent;

@@ -59,4 +59,20 @@ describe('mailtoRecipients', () => {
     for (const address of quoted) expect(address).not.toMatch(/[<>"()]/);
     expect(quoted).toEqual(["'@evil.com", 'ok@fine.com']);
   });
+  it('reads a plain one-token link as the general parse does', () => {
+    // The fast path (no header fields, nothing to decode) against the same token with a subject,
+    // which takes the general parse.
+    for (const token of [
+      'alice@example.com',
+      'Ann.Lee+tag@Example.COM',
+      'bob.good.test',
+      'frank@',
+      '.dave@good.test',
+      'x@y@z.test',
+      'a'.repeat(320),
+      `${'a'.repeat(310)}@b.test`,
+    ]) {
+      expect(mailtoRecipients(`mailto:${token}`)).toEqual(mailtoRecipients(`mailto:${token}?subject=hi`));
+    }
+  });
 });

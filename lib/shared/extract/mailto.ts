@@ -5,6 +5,12 @@
 import { addressesOrWritten } from './address-list';
 
 const RECIPIENT_FIELDS = new Set(['to', 'cc', 'bcc']);
+/**
+ * A path that is one plain token: nothing to decode, split or trim, no header fields. Most links
+ * on a page look so (`mailto:ann@acme.test`), and a CRM table has a thousand: they skip the parse.
+ * Length within what addressesOrWritten keeps of a token without an address.
+ */
+const PLAIN = /^[^\s<>()[\]"',;:?#%&=]{1,320}$/;
 
 function decode(part: string): string {
   try {
@@ -25,6 +31,7 @@ export function mailtoRecipients(href: string): string[] {
   const trimmed = href.trim();
   if (!/^mailto:/i.test(trimmed)) return [];
   const rest = trimmed.slice('mailto:'.length);
+  if (PLAIN.test(rest)) return [rest];
   const hash = rest.indexOf('#');
   const noHash = hash < 0 ? rest : rest.slice(0, hash);
   const q = noHash.indexOf('?');
