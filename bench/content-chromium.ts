@@ -15,7 +15,7 @@
  * whose content script does nothing but the bare pass. What it adds over the bare page script is
  * the platform's price of any extension (injection, an isolated world); Verimark's figures are
  * printed over the floor too, which is what its own design adds. `BENCH_ONLY=load|churn` runs one
- * half; `BENCH_CHURN_RUNS` sets the churn runs (default 3).
+ * half; `BENCH_RUNS` and `BENCH_CHURN_RUNS` set the runs (default 5 and 3).
  *
  *   npm run bench -- content-chromium     (builds the test extension first when it is missing)
  */
@@ -27,7 +27,8 @@ import { ROWS, startCrmBench } from './testing/crm-page';
 import { launchFloor } from './testing/floor-extension';
 import { printScriptSizes } from './testing/script-size';
 
-const RUNS = 5;
+/** Page loads per figure: each "added" figure is the difference of two loads, so it is noisy. */
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const WINDOW_MS = 4_000;
 
 async function taskMs(cdp: CDPSession): Promise<number> {
