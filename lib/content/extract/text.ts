@@ -66,6 +66,13 @@ function* textsWithAt(doc: Document, root: Node, small: boolean): Generator<Text
     if ((node as Text).data.includes('@')) yield node as Text;
 }
 
+/** The elements of `root` (itself included) that match `selector`. */
+function matching(root: Node, selector: string): Set<Element> {
+  const all = new Set((root as ParentNode).querySelectorAll(selector));
+  if (root.nodeType === 1 && (root as Element).matches(selector)) all.add(root as Element);
+  return all;
+}
+
 /**
  * Calls `visit` once per element of `root` (itself included) whose own text holds an address.
  * `otherTargets` is the selector of the other kinds (their text is theirs). What the caller knows
@@ -80,13 +87,7 @@ export function findTextTargets(
 ): void {
   const doc = root.ownerDocument ?? (root as Document);
   if (doc.designMode === 'on') return;
-  let isTarget = known.targets;
-  if (!isTarget) {
-    const all = new Set((root as ParentNode).querySelectorAll(otherTargets));
-    if (root.nodeType === 1 && (root as Element).matches(otherTargets)) all.add(root as Element);
-    isTarget = all;
-  }
-  const targets = isTarget;
+  const targets = known.targets ?? matching(root, otherTargets);
   // What lies above the scanned subtree is the same for all its text: asked once.
   let outside: boolean | undefined;
   const readableOutside = () => {
