@@ -15,7 +15,7 @@
  */
 import type { CDPSession } from 'puppeteer-core';
 import { ROWS, startCrmBench } from './crm-page';
-import { launchFloor } from './floor-extension';
+import { type FloorBrowser, launchFloor } from './floor-extension';
 
 interface TraceEvent {
   name: string;
@@ -183,11 +183,12 @@ function profileSummary(profile: CpuProfile): void {
 async function main(): Promise<void> {
   const mode = process.argv[2] ?? 'load';
   const marked = process.argv[3] !== 'off';
-  const floor = process.argv[3] === 'floor' ? await launchFloor() : null;
   const bench = await startCrmBench();
   const url = marked ? bench.on : bench.off;
   const { session } = bench;
+  let floor: FloorBrowser | null = null;
   try {
+    if (process.argv[3] === 'floor') floor = await launchFloor();
     const page = await (floor?.browser ?? session.browser).newPage();
     await page.bringToFront();
     const cdp = await page.createCDPSession();
