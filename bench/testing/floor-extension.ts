@@ -32,7 +32,7 @@ const markAll = (root) => { for (const a of root.querySelectorAll(MAILTO)) markO
 `;
 
 /** The bare pass on the page, then on the rows the page adds. */
-const FLOOR_SCRIPT = `${BARE_PASS}
+export const FLOOR_SCRIPT = `${BARE_PASS}
 markAll(document);
 new MutationObserver((records) => {
   for (const record of records)
@@ -44,13 +44,22 @@ new MutationObserver((records) => {
 }).observe(document.body, { childList: true, subtree: true });
 `;
 
+/**
+ * A content script that does nothing: injected at the same moment, it shows what the page itself
+ * still does after that moment (the rest of its own load), which the benchmark subtracts.
+ */
+export const EMPTY_SCRIPT = 'void 0;';
+
 export interface FloorBrowser {
   browser: Browser;
   close(): Promise<void>;
 }
 
-/** Chromium with only the floor extension, which runs on http://127.0.0.1 pages (not localhost). */
-export async function launchFloor(): Promise<FloorBrowser> {
+/**
+ * Chromium with only the floor extension, which runs on http://127.0.0.1 pages (not localhost);
+ * `script` replaces the floor's content script (EMPTY_SCRIPT: the same extension doing nothing).
+ */
+export async function launchFloor(script = FLOOR_SCRIPT): Promise<FloorBrowser> {
   const dir = await mkdtemp(path.join(tmpdir(), 'verimark-floor-'));
   const extension = path.join(dir, 'extension');
   await mkdir(extension);
@@ -63,7 +72,7 @@ export async function launchFloor(): Promise<FloorBrowser> {
       content_scripts: [{ matches: ['http://127.0.0.1/*'], js: ['floor.js'], run_at: 'document_idle' }],
     }),
   );
-  await writeFile(path.join(extension, 'floor.js'), FLOOR_SCRIPT);
+  await writeFile(path.join(extension, 'floor.js'), script);
   let browser: Browser;
   try {
     browser = await puppeteer.launch({

@@ -11,21 +11,15 @@
  * events in time order (TIMELINE=all: every event; TIMELINE_MIN: the smallest shown, in µs,
  * default 2000); CALLERS=<function> prints the call chains of a function's samples. Build with
  * `VERIMARK_NOMINIFY=1 npm run build:test` to read function names. The profiler slows calls into
- * the browser's DOM: read its per-function times as shares, not as durations.
+ * the browser's DOM: read its per-function times as shares, not as durations. INCLUSIVE=1 also
+ * prints each extension function's time with its callees; SAMPLE_US sets the sampling interval
+ * (default 100 µs; a longer one disturbs less); NOPROF=1 takes the trace alone, without the CPU
+ * profiler (durations as the page sees them).
  */
-import type { CDPSession } from 'puppeteer-core';
 import { ROWS, startCrmBench } from './crm-page';
 import { type FloorBrowser, launchFloor } from './floor-extension';
+import { mainThread, type TraceEvent, taskTotal, trace } from './trace';
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: Record<string, unknown> };
-}
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
@@ -46,40 +40,10 @@ const CATEGORIES = [
   'v8',
 ];
 
-async function trace(cdp: CDPSession, run: () => Promise<void>): Promise<TraceEvent[]> {
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (e: { value: TraceEvent[] }) => events.push(...e.value));
-  const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
-  await cdp.send('Tracing.start', {
-    traceConfig: { includedCategories: CATEGORIES },
-    transferMode: 'ReportEvents',
-  });
-  await run();
-  await cdp.send('Tracing.end');
-  await done;
-  return events;
-}
-
 /** Self time (ms) per event name on the busiest renderer main thread. */
 function selfTimes(events: TraceEvent[]): [string, number, number][] {
-  const threads = new Map<string, string>();
-  for (const e of events)
-    if (e.ph === 'M' && e.name === 'thread_name') threads.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
-  const byThread = new Map<string, TraceEvent[]>();
-  for (const e of events) {
-    const key = `${e.pid}:${e.tid}`;
-    if (threads.get(key) !== 'CrRendererMain' || e.ph !== 'X' || e.dur === undefined) continue;
-    (byThread.get(key) ?? byThread.set(key, []).get(key))?.push(e);
-  }
-  let best: TraceEvent[] = [];
-  let bestTotal = 0;
-  for (const list of byThread.values()) {
-    const total = list
-      .filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask')
-      .reduce((s, e) => s + (e.dur ?? 0), 0);
-    if (total > bestTotal) [best, bestTotal] = [list, total];
-  }
-  best.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  const best = mainThread(events);
+  const bestTotal = taskTotal(best);
   if (process.env.TIMELINE) {
     const t0 = best[0]?.ts ?? 0;
     const shown = new Set([
@@ -144,6 +108,22 @@ function profileSummary(profile: CpuProfile): void {
   const parent = new Map<number, number>();
   for (const n of profile.nodes as (ProfileNode & { children?: number[] })[])
     for (const c of n.children ?? []) parent.set(c, n.id);
+  if (process.env.INCLUSIVE) {
+    // Inclusive time per function name (each sample counted once per distinct name on its stack).
+    const incl = new Map<string, number>();
+    profile.samples.forEach((id, i) => {
+      const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+      const names = new Set<string>();
+      for (let p: number | undefined = id; p !== undefined; p = parent.get(p)) {
+        const f = byId.get(p)?.callFrame;
+        if (f?.url.includes('chrome-extension')) names.add(f.functionName || '(anon)');
+      }
+      for (const n of names) incl.set(n, (incl.get(n) ?? 0) + dt);
+    });
+    console.log('-- inclusive time, extension functions --');
+    for (const [k, v] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, 45))
+      console.log(v.toFixed(1).padStart(8), k);
+  }
   const who = process.env.CALLERS;
   if (who) {
     const stacks = new Map<string, number>();
@@ -192,8 +172,11 @@ async function main(): Promise<void> {
     const page = await (floor?.browser ?? session.browser).newPage();
     await page.bringToFront();
     const cdp = await page.createCDPSession();
-    await cdp.send('Profiler.enable');
-    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    const profiling = !process.env.NOPROF;
+    if (profiling) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: Number(process.env.SAMPLE_US ?? 100) });
+    }
     const allMarked = async () => {
       for (let i = 0; i < 100; i++) {
         const n = await page.evaluate(
@@ -209,22 +192,26 @@ async function main(): Promise<void> {
       await allMarked();
       await sleep(1000);
     }
-    await cdp.send('Profiler.start');
-    const events = await trace(cdp, async () => {
-      if (mode === 'churn') {
-        await page.evaluate(() => (window as unknown as { __churn(): Promise<void> }).__churn());
-        await sleep(500);
-      } else {
-        await page.goto(url, { waitUntil: 'load' });
-        await allMarked();
-        await sleep(1500);
-      }
-    });
-    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+    if (profiling) await cdp.send('Profiler.start');
+    const events = await trace(
+      cdp,
+      async () => {
+        if (mode === 'churn') {
+          await page.evaluate(() => (window as unknown as { __churn(): Promise<void> }).__churn());
+          await sleep(500);
+        } else {
+          await page.goto(url, { waitUntil: 'load' });
+          await allMarked();
+          await sleep(1500);
+        }
+      },
+      CATEGORIES,
+    );
+    const profile = profiling ? ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile : null;
     console.log(`== ${mode}, marking ${floor ? 'by the floor extension' : marked ? 'on' : 'off'} ==`);
     for (const [name, ms, n] of selfTimes(events).slice(0, 30))
       console.log(ms.toFixed(1).padStart(8), String(n).padStart(6), name);
-    profileSummary(profile);
+    if (profile) profileSummary(profile);
   } finally {
     await floor?.close();
     await bench.close();
