@@ -219,7 +219,8 @@ function fitAt(cell: Element, end: number): Plan | null {
   if (!view) return null;
   const room = limitOf(cell, view) - end;
   if (room >= MARGIN + SIZE + 1) return { fit: 'full' };
-  // Compact: centred in the room; if even that is too narrow, pulled back over its own address.
-  if (room >= COMPACT + 2) return { fit: 'compact', start: Math.floor((room - COMPACT) / 2) };
+  // Compact: 1 px after the address (the sheet's); if even that is too narrow, pulled back over
+  // its own address.
+  if (room >= COMPACT + 2) return { fit: 'compact' };
   return { fit: 'over', start: Math.floor(room - COMPACT - 1) };
 }
