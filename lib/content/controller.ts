@@ -40,7 +40,7 @@ export function startMarking(opts: StartOptions): Marking {
     wrap: (slice) => watcher.quiet(slice),
   });
   const later = (job: () => void) => work.push(job);
-  const UPDATE_CHUNK = 100;
+  const UPDATE_CHUNK = 1000;
   const book = new AddressBook({
     api,
     budget: opts.budget,
