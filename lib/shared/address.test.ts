@@ -46,4 +46,16 @@ describe('normalizeDomain', () => {
     expect(normalizeDomain('good.test/x')).toBeNull();
     expect(normalizeDomain('')).toBeNull();
   });
+
+  it('answers a domain seen before as the first time, past the 1,000 it keeps and for long ones', () => {
+    const first = ['Bücher.Example.', 'ACME.test', 'acme.test', 'good.test/x', 'a.1'].map(normalizeDomain);
+    for (let i = 0; i < 1_500; i++) expect(normalizeDomain(`host${i}.Example`)).toBe(`host${i}.example`);
+    expect(['Bücher.Example.', 'ACME.test', 'acme.test', 'good.test/x', 'a.1'].map(normalizeDomain)).toEqual(
+      first,
+    );
+    expect(first).toEqual(['xn--bcher-kva.example', 'acme.test', 'acme.test', null, null]);
+    const long = `${'a'.repeat(60)}.`.repeat(5);
+    expect(normalizeDomain(long)).toBeNull(); // 305 characters: more than a domain may have
+    expect(normalizeDomain(long)).toBeNull();
+  });
 });

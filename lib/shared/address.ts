@@ -57,8 +57,27 @@ function asciiLabel(label: string): string | null {
   }
 }
 
+/**
+ * Domains already normalized, by their raw form: a page or a file names the same few domains
+ * again and again (a CRM table, a bulk list). Bounded: at most 1,000 of at most 256 characters
+ * (longer ones are read each time), emptied when full.
+ */
+const domains = new Map<string, string | null>();
+
 /** The ASCII form of a domain (see the rules above), or null when it is no valid mail domain. */
 export function normalizeDomain(raw: string): string | null {
+  let ascii = domains.get(raw);
+  if (ascii === undefined) {
+    ascii = readDomain(raw);
+    if (raw.length <= 256) {
+      if (domains.size >= 1000) domains.clear();
+      domains.set(raw, ascii);
+    }
+  }
+  return ascii;
+}
+
+function readDomain(raw: string): string | null {
   const domain = raw.endsWith('.') ? raw.slice(0, -1) : raw;
   if (!DOMAIN_CHARS.test(domain)) return null;
   const mapped = domain.normalize('NFKC').toLowerCase();
