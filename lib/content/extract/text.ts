@@ -45,14 +45,21 @@ const SNAPSHOT = 7;
 /**
  * The text nodes of `root` holding an '@', in document order. Chromium filters them natively with
  * XPath: only those become script objects (a TreeWalker hands every text node of the page to the
- * script). A TreeWalker where XPath is missing or cannot start at `root` (a shadow root).
+ * script), and not those inside a `mailto:` link (the link is the target: a CRM table's thousand
+ * addresses are such). A TreeWalker where XPath is missing or cannot start at `root` (a shadow root).
  */
 function* textsWithAt(doc: Document, root: Node, small: boolean): Generator<Text> {
   // A small subtree (rows just added) is walked: starting XPath costs more than its few texts.
   if (!small && root.nodeType !== 11 && typeof doc.evaluate === 'function') {
     let snapshot: XPathResult | null = null;
     try {
-      snapshot = doc.evaluate('.//text()[contains(., "@")]', root, null, SNAPSHOT, null);
+      snapshot = doc.evaluate(
+        './/text()[contains(., "@")][not(ancestor::a[starts-with(translate(@href, "MAILTO", "mailto"), "mailto:")])]',
+        root,
+        null,
+        SNAPSHOT,
+        null,
+      );
     } catch {
       snapshot = null;
     }
