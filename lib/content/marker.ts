@@ -200,11 +200,15 @@ export class Marker {
   }
 
   private render(el: Element, taken: Taken): void {
-    const states = this.statesOf(el);
-    // Not drawn yet while the cache is being asked: the lookup's answer draws it (update).
-    if (!taken.badge && !taken.eager && states.some((s) => s.phase === 'new' || s.phase === 'looking'))
-      return;
-    const status: PageStatus | null = combineStatuses(states.map((s) => s.status));
+    // One pass over the element's addresses, no arrays: a page may render a thousand at once.
+    let status: PageStatus | null = null;
+    for (const email of taken.emails) {
+      const state = this.opts.book.get(email);
+      if (!state) continue;
+      // Not drawn yet while the cache is being asked: the lookup's answer draws it (update).
+      if (!taken.badge && !taken.eager && (state.phase === 'new' || state.phase === 'looking')) return;
+      status = combineStatuses(status, state.status);
+    }
     if (status === null) {
       if (taken.badge) this.drop(taken.badge);
       taken.badge = null;

@@ -14,16 +14,20 @@ function contrast(a: string, b: string): number {
   return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
 }
 
+/** An element's status from all its addresses' statuses, as the marker folds them. */
+const combine = (statuses: PageStatus[]) =>
+  statuses.reduce<PageStatus | null>((best, status) => combineStatuses(best, status), null);
+
 describe('combineStatuses', () => {
   it('shows a bad address first, then "checking", then the weaker verdicts', () => {
-    expect(combineStatuses(['deliverable', 'undeliverable', 'pending'])).toBe('undeliverable');
-    expect(combineStatuses(['deliverable', 'pending'])).toBe('pending');
-    expect(combineStatuses(['deliverable', 'risky', 'unknown'])).toBe('risky');
-    expect(combineStatuses(['deliverable', 'unverified'])).toBe('unverified');
-    expect(combineStatuses(['unknown', 'unverified'])).toBe('unverified');
-    expect(combineStatuses(['invalid', 'undeliverable'])).toBe('invalid');
-    expect(combineStatuses(['deliverable'])).toBe('deliverable');
-    expect(combineStatuses([])).toBeNull();
+    expect(combine(['deliverable', 'undeliverable', 'pending'])).toBe('undeliverable');
+    expect(combine(['deliverable', 'pending'])).toBe('pending');
+    expect(combine(['deliverable', 'risky', 'unknown'])).toBe('risky');
+    expect(combine(['deliverable', 'unverified'])).toBe('unverified');
+    expect(combine(['unknown', 'unverified'])).toBe('unverified');
+    expect(combine(['invalid', 'undeliverable'])).toBe('invalid');
+    expect(combine(['deliverable'])).toBe('deliverable');
+    expect(combine([])).toBeNull();
   });
 });
 
@@ -39,7 +43,7 @@ describe('STATUS_LOOK', () => {
   });
 
   it('gives every status a shape of its own, not only a colour', () => {
-    const shapes = looks.map(([, l]) => `${l.clip}|${l.radius}|${l.ring}`);
+    const shapes = looks.map(([, l]) => `${l.points}|${l.ring}`);
     expect(new Set(shapes).size).toBe(looks.length);
     expect(STATUS_LOOK.unverified.ring).toBe('dashed');
     expect(STATUS_LOOK.unknown.ring).toBeNull();

@@ -20,37 +20,30 @@ const PRECEDENCE: readonly PageStatus[] = [
   'deliverable',
 ];
 
-export function combineStatuses(statuses: readonly PageStatus[]): PageStatus | null {
-  let best: PageStatus | null = null;
-  for (const status of statuses) {
-    if (best === null || PRECEDENCE.indexOf(status) < PRECEDENCE.indexOf(best)) best = status;
-  }
-  return best;
+/** The element's status so far (`best`, null for none yet) combined with one more address's. */
+export function combineStatuses(best: PageStatus | null, status: PageStatus): PageStatus {
+  return best === null || PRECEDENCE.indexOf(status) < PRECEDENCE.indexOf(best) ? status : best;
 }
 
-/** A badge's glyph: a filled shape (clip-path polygon or rounded box) or a ring. */
+/**
+ * A status's glyph, drawn as a small SVG (badge/sheet.ts): a filled polygon, a filled rounded
+ * square, or a ring.
+ */
 interface StatusLook {
   color: string;
-  /** `clip-path` of a filled glyph, or null for a box with `radius`. */
-  clip: string | null;
-  radius: string;
-  /** Ring glyphs: the border style (`solid`, `dashed`); null for filled glyphs. */
+  /** A filled glyph's polygon, as SVG points on a 100 × 100 view box; null for a rounded square. */
+  points: string | null;
+  /** Ring glyphs: the ring's line (`solid`, `dashed`); null for filled glyphs. */
   ring: 'solid' | 'dashed' | null;
 }
 
-const CHECK = 'polygon(0% 55%, 16% 39%, 38% 61%, 84% 12%, 100% 28%, 38% 92%)';
-const CROSS =
-  'polygon(18% 0%, 50% 32%, 82% 0%, 100% 18%, 68% 50%, 100% 82%, 82% 100%, 50% 68%, 18% 100%, 0% 82%, 32% 50%, 0% 18%)';
-const TRIANGLE = 'polygon(50% 0%, 100% 100%, 0% 100%)';
-const DIAMOND = 'polygon(50% 0%, 100% 50%, 50% 100%, 0% 50%)';
-const OCTAGON = 'polygon(30% 0%, 70% 0%, 100% 30%, 100% 70%, 70% 100%, 30% 100%, 0% 70%, 0% 30%)';
+const CHECK = '0,55 16,39 38,61 84,12 100,28 38,92';
+const CROSS = '18,0 50,32 82,0 100,18 68,50 100,82 82,100 50,68 18,100 0,82 32,50 0,18';
+const TRIANGLE = '50,0 100,100 0,100';
+const DIAMOND = '50,0 100,50 50,100 0,50';
+const OCTAGON = '30,0 70,0 100,30 100,70 70,100 30,100 0,70 0,30';
 
-const filled = (color: string, clip: string | null, radius = '0'): StatusLook => ({
-  color,
-  clip,
-  radius,
-  ring: null,
-});
+const filled = (color: string, points: string | null): StatusLook => ({ color, points, ring: null });
 
 export const STATUS_LOOK: Record<PageStatus, StatusLook> = {
   deliverable: filled('#1a8f3c', CHECK),
@@ -58,7 +51,7 @@ export const STATUS_LOOK: Record<PageStatus, StatusLook> = {
   risky: filled('#c97a00', TRIANGLE),
   unknown: filled('#7c8798', DIAMOND),
   invalid: filled('#db2777', OCTAGON),
-  error: filled('#8b5cf6', null, '2px'),
-  pending: { color: '#0891b2', clip: null, radius: '50%', ring: 'solid' },
-  unverified: { color: '#2f7fd6', clip: null, radius: '50%', ring: 'dashed' },
+  error: filled('#8b5cf6', null),
+  pending: { color: '#0891b2', points: null, ring: 'solid' },
+  unverified: { color: '#2f7fd6', points: null, ring: 'dashed' },
 };

@@ -56,14 +56,6 @@ const HOST: Style = {
   outline: 'none',
 };
 
-/** A CSS `polygon(x% y%, …)` as SVG points on a 100 × 100 view box. */
-const points = (clip: string) =>
-  clip
-    .slice(clip.indexOf('(') + 1, clip.lastIndexOf(')'))
-    .split(',')
-    .map((pair) => pair.trim().replaceAll('%', '').replace(/\s+/, ','))
-    .join(' ');
-
 /** 1 px of the 14 px badge on the 100-unit view box. */
 const PX = 100 / SIZE;
 
@@ -77,8 +69,8 @@ export function glyphSvg(status: PageStatus): string {
     const dash =
       look.ring === 'dashed' ? ` stroke-dasharray="${(2.6 * PX).toFixed(1)} ${(1.6 * PX).toFixed(1)}"` : '';
     shape = `<circle cx="50" cy="50" r="${(50 - PX - width / 2).toFixed(1)}" fill="none" stroke="${look.color}" stroke-width="${width.toFixed(1)}"${dash}/>`;
-  } else if (look.clip) {
-    shape = `<polygon points="${points(look.clip)}" fill="${look.color}"/>`;
+  } else if (look.points) {
+    shape = `<polygon points="${look.points}" fill="${look.color}"/>`;
   } else {
     const side = (100 - 2 * PX).toFixed(1);
     shape = `<rect x="${PX.toFixed(1)}" y="${PX.toFixed(1)}" width="${side}" height="${side}" rx="${(2 * PX).toFixed(1)}" fill="${look.color}"/>`;

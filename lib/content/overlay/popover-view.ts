@@ -4,7 +4,8 @@
  * address is not verified. Built with DOM APIs only; page data is always text.
  */
 import { h, type Style } from '../badge/dom';
-import { type PageStatus, STATUS_LOOK } from '../status';
+import { glyphImage } from '../badge/sheet';
+import type { PageStatus } from '../status';
 import { isUserEvent } from '../user-event';
 import { reasonSentence, statusWord, t } from '../words';
 
@@ -97,8 +98,8 @@ function button(doc: Document, p: Palette, label: string, primary: boolean, run:
   return el;
 }
 
+/** The status's glyph, the badge's own picture (badge/sheet.ts). */
 function glyph(doc: Document, status: PageStatus): HTMLElement {
-  const look = STATUS_LOOK[status];
   return h(doc, 'span', {
     all: 'initial',
     display: 'inline-block',
@@ -106,11 +107,8 @@ function glyph(doc: Document, status: PageStatus): HTMLElement {
     height: '12px',
     'margin-inline-end': '6px',
     'vertical-align': '-1px',
-    'box-sizing': 'border-box',
-    background: look.ring ? 'transparent' : look.color,
-    border: look.ring ? `2px ${look.ring} ${look.color}` : '0',
-    'border-radius': look.radius,
-    'clip-path': look.clip ?? 'none',
+    'background-image': glyphImage(status),
+    'background-size': '100% 100%',
   });
 }
 
