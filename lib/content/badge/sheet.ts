@@ -23,6 +23,7 @@ export const MARGIN = 3;
 /** A badge's size where a table cell has too little room for a full one (table-fit.ts). */
 export const COMPACT = 9;
 
+/** The badge's box; its border, corners and sizing are its glyph's (inlineGlyphStyle). */
 const HOST: Style = {
   display: 'inline-block',
   position: 'static',
@@ -34,13 +35,10 @@ const HOST: Style = {
   'max-height': 'none',
   margin: `0 ${MARGIN}px`,
   padding: '0',
-  border: '0',
-  'border-radius': '3px',
   'background-color': 'transparent',
   'background-repeat': 'no-repeat',
   'background-position': 'center',
   'background-size': '100% 100%',
-  'box-sizing': 'content-box',
   'vertical-align': 'middle',
   float: 'none',
   flex: 'none',
@@ -149,7 +147,8 @@ export function inlineHostStyle(): Style {
 /**
  * A status's glyph on the badge: a ring is the box's own round border (measured in Chromium: 1,000
  * ringed badges paint ~11 ms faster than the same ring as an SVG picture); a filled shape is its
- * SVG picture. Each sets all four properties, so a badge styled inline can change status.
+ * SVG picture. Each sets all four properties (the host style leaves them to the glyph), so a badge
+ * styled inline can change status, and a fit that resets the host style keeps the glyph.
  */
 export function inlineGlyphStyle(status: PageStatus): Style {
   const { ring, color } = STATUS_LOOK[status];
