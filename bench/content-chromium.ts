@@ -8,8 +8,8 @@
  *    including the style and layout it causes; goal ≤ 1.3×. Read from a Chromium trace of each
  *    page load: the renderer main thread's task time from the task in which the content script
  *    first ran to the end of the load's window, less the same for a content script that does
- *    nothing (what the page itself still does after that moment). The bare pass is timed with the
- *    renderer's own counter (CDP Performance.getMetrics TaskDuration) on the loaded page;
+ *    nothing (what the page itself still does after that moment). The bare pass runs on the loaded
+ *    page and is read from a trace the same way, from the task that ran it on;
  * 2. long tasks over 50 ms after the page's load with marking on, minus with the content script
  *    that does nothing; goal 0;
  * 3. main-thread time added while the page appends 50 rows every 100 ms for 5 s (TaskDuration,
@@ -20,7 +20,7 @@
  * whose content script does nothing but the bare pass. What it adds over the bare page script is
  * the platform's price of any extension (injection, an isolated world); Verimark's figures are
  * printed over the floor too, which is what its own design adds. `BENCH_ONLY=load|churn` runs one
- * half; `BENCH_RUNS` and `BENCH_CHURN_RUNS` set the runs (default 7 and 3).
+ * half; `BENCH_RUNS` and `BENCH_CHURN_RUNS` set the runs (default 9 and 5).
  *
  *   npm run bench -- content-chromium     (builds the test extension first when it is missing)
  */
@@ -31,10 +31,10 @@ import { extensionDir } from '../test/e2e/testing/paths';
 import { ROWS, startCrmBench } from './testing/crm-page';
 import { BARE_PASS, EMPTY_SCRIPT, type FloorBrowser, launchFloor } from './testing/floor-extension';
 import { printScriptSizes } from './testing/script-size';
-import { afterInjectionMs, trace } from './testing/trace';
+import { afterFirstMs, afterInjectionMs, isTimeStamp, trace } from './testing/trace';
 
 /** Page loads per figure and browser. */
-const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const WINDOW_MS = 4_000;
 
 async function taskMs(cdp: CDPSession): Promise<number> {
@@ -106,18 +106,20 @@ async function tracedLoad(open: () => Promise<Page>, url: string, marked: boolea
 }
 
 /**
- * The bare pass on an unmarked page: querySelectorAll, mark, a small element after each, then the
- * style and layout it causes (a frame), minus an idle stretch of the same length.
+ * The bare pass on an unmarked, loaded page: querySelectorAll, mark, a small element after each,
+ * then the style, layout and paint it causes, read from a trace as the extension's are: the main
+ * thread's tasks from the one that ran the pass on (the page is idle otherwise).
  */
 async function barePass(p: Page, cdp: CDPSession): Promise<number> {
-  const idle0 = await taskMs(cdp);
-  await sleep(500);
-  const idle = (await taskMs(cdp)) - idle0;
-  const c0 = await taskMs(cdp);
-  // In a block of its own: its consts stay out of the page's global scope.
-  await p.evaluate(`{${BARE_PASS} markAll(document); }`);
-  await sleep(500);
-  return (await taskMs(cdp)) - c0 - idle;
+  const events = await trace(cdp, async () => {
+    await sleep(100);
+    // In a block of its own: its consts stay out of the page's global scope.
+    await p.evaluate(`{console.timeStamp('bare-pass'); ${BARE_PASS} markAll(document); }`);
+    await sleep(900);
+  });
+  const ms = afterFirstMs(events, isTimeStamp('bare-pass'));
+  if (ms === null) throw new Error('the bare pass left no mark in the trace');
+  return ms;
 }
 
 /** Main-thread time while the page appends 50 rows every 100 ms for 5 s (after it was marked). */
@@ -208,7 +210,7 @@ async function main(): Promise<void> {
     const churnOn: number[] = [];
     const churnOff: number[] = [];
     const churnFloor: number[] = [];
-    for (let run = 0; run < Number(process.env.BENCH_CHURN_RUNS ?? 3); run++) {
+    for (let run = 0; run < Number(process.env.BENCH_CHURN_RUNS ?? 5); run++) {
       churnOn.push(await churnOnce(open, on, true));
       churnOff.push(await churnOnce(open, off, false));
       churnFloor.push(await churnOnce(openFloor, on, true));

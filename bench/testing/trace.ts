@@ -85,6 +85,28 @@ export function isExtensionScript(e: TraceEvent): boolean {
   return url.startsWith('chrome-extension://');
 }
 
+/** Whether an event is the `console.timeStamp(label)` a page script left in the trace. */
+export function isTimeStamp(label: string): (e: TraceEvent) => boolean {
+  return (e) => e.name === 'TimeStamp' && e.args?.data?.message === label;
+}
+
+/**
+ * Main-thread task time (ms) from the task holding the first event that `isStart` picks to the
+ * end of the trace, or null when there is none.
+ */
+export function afterFirstMs(events: TraceEvent[], isStart: (e: TraceEvent) => boolean): number | null {
+  const main = mainThread(events);
+  const thread = main[0];
+  // Instant events (a time stamp) are not among the main thread's complete events: look at all of its.
+  const first = events
+    .filter((e) => e.pid === thread?.pid && e.tid === thread?.tid && isStart(e))
+    .sort((a, b) => a.ts - b.ts)[0];
+  if (!first) return null;
+  const start = main.find((e) => isTask(e) && e.ts <= first.ts && e.ts + (e.dur ?? 0) >= first.ts);
+  const from = start?.ts ?? first.ts;
+  return taskTotal(main.filter((e) => e.ts >= from)) / 1000;
+}
+
 /**
  * Main-thread task time (ms) from the task in which an extension's script first ran to the end of
  * the trace, or null when none ran. It holds everything the extension made the page do (its
@@ -93,10 +115,5 @@ export function isExtensionScript(e: TraceEvent): boolean {
  * does nothing (bench/testing/floor-extension.ts).
  */
 export function afterInjectionMs(events: TraceEvent[]): number | null {
-  const main = mainThread(events);
-  const first = main.find(isExtensionScript);
-  if (!first) return null;
-  const start = main.filter((e) => isTask(e) && e.ts <= first.ts && e.ts + (e.dur ?? 0) >= first.ts)[0];
-  const from = start?.ts ?? first.ts;
-  return taskTotal(main.filter((e) => e.ts >= from)) / 1000;
+  return afterFirstMs(events, isExtensionScript);
 }
