@@ -32,7 +32,7 @@ const markAll = (root) => { for (const a of root.querySelectorAll(MAILTO)) markO
 `;
 
 /** The bare pass on the page, then on the rows the page adds. */
-export const FLOOR_SCRIPT = `${BARE_PASS}
+const FLOOR_SCRIPT = `${BARE_PASS}
 markAll(document);
 new MutationObserver((records) => {
   for (const record of records)
