@@ -26,8 +26,8 @@ export function combineStatuses(best: PageStatus | null, status: PageStatus): Pa
 }
 
 /**
- * A status's glyph, drawn as a small SVG (badge/sheet.ts): a filled polygon, a filled rounded
- * square, or a ring.
+ * A status's glyph (drawn by badge/sheet.ts): a filled polygon or rounded square as a small SVG,
+ * or a ring (on a badge, its own round border).
  */
 interface StatusLook {
   color: string;
