@@ -12,7 +12,7 @@ import type { Marker } from './marker';
 import type { PopoversApi } from './overlay/load';
 import { Overlay } from './overlay/overlay';
 import type { PopoverLine, PopoverView } from './overlay/popover-view';
-import { combineStatuses, type PageStatus } from './status';
+import { statusOfAll } from './status';
 import { findRecipient, type RecipientSwap, recipientFieldOf, swapRecipient } from './webmail/recipient-swap';
 import { statusWord, t } from './words';
 
@@ -87,8 +87,7 @@ export class Popovers implements PopoversApi {
     const states = marker.statesOf(el);
     const field = isField(el) && (marker.kindOf(el) === 'input' || marker.kindOf(el) === 'recipient-input');
     const recipientField = field ? null : recipientFieldOf(el);
-    const status =
-      states.reduce<PageStatus | null>((best, s) => combineStatuses(best, s.status), null) ?? 'unverified';
+    const status = statusOfAll(states.map((s) => s.status)) ?? 'unverified';
     const lines: PopoverLine[] = states.map((s) => ({
       email: s.email,
       status: s.status,

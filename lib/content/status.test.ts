@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combineStatuses, type PageStatus, STATUS_LOOK } from './status';
+import { type PageStatus, STATUS_LOOK, statusOfAll } from './status';
 
 function luminance(hex: string): number {
   const [r, g, b] = [1, 3, 5].map((i) => {
@@ -14,20 +14,16 @@ function contrast(a: string, b: string): number {
   return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
 }
 
-/** An element's status from all its addresses' statuses, as the marker folds them. */
-const combine = (statuses: PageStatus[]) =>
-  statuses.reduce<PageStatus | null>((best, status) => combineStatuses(best, status), null);
-
-describe('combineStatuses', () => {
+describe('combineStatuses, statusOfAll', () => {
   it('shows a bad address first, then "checking", then the weaker verdicts', () => {
-    expect(combine(['deliverable', 'undeliverable', 'pending'])).toBe('undeliverable');
-    expect(combine(['deliverable', 'pending'])).toBe('pending');
-    expect(combine(['deliverable', 'risky', 'unknown'])).toBe('risky');
-    expect(combine(['deliverable', 'unverified'])).toBe('unverified');
-    expect(combine(['unknown', 'unverified'])).toBe('unverified');
-    expect(combine(['invalid', 'undeliverable'])).toBe('invalid');
-    expect(combine(['deliverable'])).toBe('deliverable');
-    expect(combine([])).toBeNull();
+    expect(statusOfAll(['deliverable', 'undeliverable', 'pending'])).toBe('undeliverable');
+    expect(statusOfAll(['deliverable', 'pending'])).toBe('pending');
+    expect(statusOfAll(['deliverable', 'risky', 'unknown'])).toBe('risky');
+    expect(statusOfAll(['deliverable', 'unverified'])).toBe('unverified');
+    expect(statusOfAll(['unknown', 'unverified'])).toBe('unverified');
+    expect(statusOfAll(['invalid', 'undeliverable'])).toBe('invalid');
+    expect(statusOfAll(['deliverable'])).toBe('deliverable');
+    expect(statusOfAll([])).toBeNull();
   });
 });
 

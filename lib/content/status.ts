@@ -25,6 +25,11 @@ export function combineStatuses(best: PageStatus | null, status: PageStatus): Pa
   return best === null || PRECEDENCE.indexOf(status) < PRECEDENCE.indexOf(best) ? status : best;
 }
 
+/** An element's status from all its addresses' statuses (null for none). */
+export function statusOfAll(statuses: readonly PageStatus[]): PageStatus | null {
+  return statuses.reduce<PageStatus | null>(combineStatuses, null);
+}
+
 /**
  * A status's glyph (drawn by badge/sheet.ts): a filled polygon or rounded square as a small SVG,
  * or a ring (on a badge, its own round border).

@@ -9,7 +9,7 @@
 import type { PageStatus } from '../status';
 import { isUserEvent } from '../user-event';
 import { setStyle } from './dom';
-import { adoptBadgeSheet, BADGE_TAG, inlineGlyphStyle, inlineHostStyle } from './sheet';
+import { adoptBadgeSheet, BADGE_TAG, glyphStyle, inlineHostStyle } from './sheet';
 import { fitInCell } from './table-fit';
 
 export { BADGE_TAG };
@@ -112,7 +112,7 @@ export function createBadge(
       if (!inline && !adoptBadgeSheet(root)) {
         inline = true;
         setStyle(el, inlineHostStyle());
-        setStyle(el, inlineGlyphStyle(current));
+        setStyle(el, glyphStyle(current));
       }
       // In a table cell it ends, the badge takes no width: the host table keeps its layout.
       fitInCell(el, inline, signal);
@@ -123,7 +123,7 @@ export function createBadge(
       if (current === status) return;
       current = status;
       el.setAttribute('data-status', status);
-      if (inline) setStyle(el, inlineGlyphStyle(status));
+      if (inline) setStyle(el, glyphStyle(status));
     },
     setExpanded(open) {
       el.setAttribute('aria-expanded', String(open));

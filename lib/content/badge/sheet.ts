@@ -23,7 +23,7 @@ export const MARGIN = 3;
 /** A badge's size where a table cell has too little room for a full one (table-fit.ts). */
 export const COMPACT = 9;
 
-/** The badge's box; its border, corners and sizing are its glyph's (inlineGlyphStyle). */
+/** The badge's box; its border, corners and sizing are its glyph's (glyphStyle). */
 const HOST: Style = {
   display: 'inline-block',
   position: 'static',
@@ -102,7 +102,7 @@ function cssText(): string {
     `${BADGE_TAG}[data-fit="compact"],${BADGE_TAG}[data-fit="over"]{${block(fitStyle('compact'))}}`,
   ];
   for (const status of Object.keys(STATUS_LOOK) as PageStatus[]) {
-    rules.push(`${BADGE_TAG}[data-status="${status}"]{${block(inlineGlyphStyle(status))}}`);
+    rules.push(`${BADGE_TAG}[data-status="${status}"]{${block(glyphStyle(status))}}`);
   }
   return rules.join('\n');
 }
@@ -150,7 +150,7 @@ export function inlineHostStyle(): Style {
  * shape is its SVG picture. Each sets all four properties (the host style leaves them to the glyph), so a badge
  * styled inline can change status, and a fit that resets the host style keeps the glyph.
  */
-export function inlineGlyphStyle(status: PageStatus): Style {
+export function glyphStyle(status: PageStatus): Style {
   const { ring, color } = STATUS_LOOK[status];
   return ring
     ? {
