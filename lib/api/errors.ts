@@ -4,6 +4,8 @@
  * (`kind`, `status`, `retryAfterSeconds`) into the error the sender receives, and
  * `fromMessageError` rebuilds the ApiError from them, so every context shows the same kinds.
  */
+import { type ApiErrorFields, apiErrorFields } from './error-fields';
+
 const KIND_LIST = [
   'invalid_key', // 401
   'payment_required', // 402 (subscription or insufficient credits)
@@ -30,18 +32,10 @@ export class ApiError extends Error {
   }
 }
 
-/** The fields an ApiError carries across a runtime message (an Error's own fields survive it). */
-function hasApiErrorFields(
-  value: unknown,
-): value is { kind: ApiErrorKind; message: string; status?: unknown; retryAfterSeconds?: unknown } {
-  if (typeof value !== 'object' || value === null) return false;
-  const fields = value as Record<string, unknown>;
-  return (
-    fields.name === 'ApiError' &&
-    typeof fields.kind === 'string' &&
-    KINDS.has(fields.kind) &&
-    typeof fields.message === 'string'
-  );
+/** ApiError fields of a known kind. */
+function hasApiErrorFields(value: unknown): value is ApiErrorFields & { kind: ApiErrorKind } {
+  const fields = apiErrorFields(value);
+  return fields !== null && KINDS.has(fields.kind);
 }
 
 /** True for an error the background sent on purpose (an ApiError, also after crossing a runtime message). */

@@ -6,7 +6,7 @@
 
 import { checkEmail } from '@/lib/shared/address';
 import { LOOKUP_MAX, type VerdictView } from '@/lib/shared/messages';
-import { fromMessageError, isApiError } from '../api/errors';
+import { apiErrorFields } from '../api/error-fields';
 import type { PageStatus } from './status';
 
 type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
@@ -52,7 +52,7 @@ const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000, 15000, 15000, 30000
  * Errors from the background itself cross as ApiError fields (lib/api/errors.ts).
  */
 function isTransportError(err: unknown): boolean {
-  return !isApiError(err);
+  return apiErrorFields(err) === null;
 }
 
 export class AddressBook {
@@ -181,11 +181,12 @@ export class AddressBook {
         const delay = RETRY_DELAYS_MS[attempt];
         if (isTransportError(err) && delay !== undefined && this.opts.wait && (await this.opts.wait(delay)))
           continue;
-        const error = fromMessageError(err);
+        const fields = apiErrorFields(err);
+        const message = fields?.message ?? (err instanceof Error ? err.message : String(err));
         // Not asked because a cap was reached: found, not verified (click to verify), not an error.
-        if (error.kind === 'rate_limited')
-          this.patch(email, { phase: 'uncached', status: 'unverified', error: error.message });
-        else this.patch(email, { phase: 'failed', status: 'error', error: error.message });
+        if (fields?.kind === 'rate_limited')
+          this.patch(email, { phase: 'uncached', status: 'unverified', error: message });
+        else this.patch(email, { phase: 'failed', status: 'error', error: message });
         break;
       }
     }

@@ -129,6 +129,27 @@ describe('startMarking', () => {
     await eventually(() => expect(statusOf(chip)).toBe('deliverable'));
   });
 
+  it('finds open shadow roots deep inside an added row: on custom elements and on the tags that can host one', async () => {
+    const { api } = fakeApi();
+    const first = Object.assign(document.createElement('a'), { href: 'mailto:first@x.test' });
+    document.body.append(first);
+    startMarking({ win: window, signal: controller.signal, api, budget: 25 });
+    // The page's first scan is over: what follows is found as added content only.
+    await eventually(() => expect(statusOf(first)).toBe('deliverable'));
+    const table = document.createElement('table');
+    document.body.append(table);
+    const row = document.createElement('tr');
+    row.innerHTML = '<td><x-card></x-card></td><td><b><span></span></b></td>';
+    const links = ['mailto:card@x.test', 'mailto:span@x.test'].map((href, i) => {
+      const host = row.querySelectorAll('x-card, span')[i] as Element;
+      const link = Object.assign(document.createElement('a'), { href });
+      host.attachShadow({ mode: 'open' }).append(link);
+      return link;
+    });
+    table.append(row);
+    await eventually(() => expect(links.map(statusOf)).toEqual(['deliverable', 'deliverable']));
+  });
+
   it('watches a shadow root again when its host comes back to the page', async () => {
     const { api } = fakeApi();
     startMarking({ win: window, signal: controller.signal, api, budget: 25 });

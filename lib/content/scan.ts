@@ -84,11 +84,17 @@ function customElements(root: ScanRoot): Iterable<Element> {
   return [...root.querySelectorAll('*')].filter((el) => el.localName.includes('-'));
 }
 
+const CAN_HOST = new Set(['iframe', 'frame', ...HOST_TAGS]);
+
 /** Frames and open shadow roots below `root`. */
 function visitHosts(root: ScanRoot, sink: ScanSink, small: boolean): void {
   if (small) {
-    for (const el of root.querySelectorAll('*'))
-      if (el.shadowRoot || el.localName === 'iframe' || el.localName === 'frame') visitHost(el, sink);
+    // One name read per element; only the elements that can host one are asked for a shadow root
+    // (rows a page adds are mostly cells, links and buttons, which cannot).
+    for (const el of (root as Element).getElementsByTagName('*')) {
+      const name = el.localName;
+      if (CAN_HOST.has(name) || name.includes('-')) visitHost(el, sink);
+    }
     return;
   }
   for (const tag of ['iframe', 'frame']) for (const el of root.querySelectorAll(tag)) visitHost(el, sink);

@@ -133,6 +133,8 @@ describe('planFit', () => {
     await frame();
     const badge = place(row(95)); // not planned: placed full, fitted in the next frame
     expect(badge.dataset.fit).toBe('full');
+    // Laid out 3 px (a full badge's start margin) after the address's end at x = 95: 5 px of room.
+    badge.getBoundingClientRect = () => ({ left: 98, right: 112, top: 0, bottom: 14 }) as DOMRect;
     await frame();
     expect(badge.dataset.fit).toBe('over');
   });

@@ -40,6 +40,8 @@ const resizing = new WeakSet<Window>();
 const plans = new Map<Node, Plan>();
 /** The fit last written per badge (writes that change nothing are skipped: each costs a layout). */
 const written = new WeakMap<HTMLElement, string>();
+/** The start margin that fit gave each badge (so a frame's reads need no computed style of it). */
+const starts = new WeakMap<HTMLElement, number>();
 /**
  * The windows asked for a fit frame (a badge's own: the top document's or a same-origin frame's).
  * Per window, so a frame that never renders (a hidden iframe) cannot stop fitting elsewhere.
@@ -98,10 +100,12 @@ function applyFit(badge: HTMLElement, fit: Fit | null, inline: boolean, start?: 
   // Inline sizes come off only where an earlier fit wrote them (a new badge has none to take off).
   if (before?.endsWith('!')) for (const prop of FIT_PROPS) badge.style.removeProperty(prop);
   if (fit === null) {
+    starts.delete(badge);
     badge.removeAttribute('data-fit');
     if (inline) setStyle(badge, inlineHostStyle());
   } else {
     badge.setAttribute('data-fit', fit);
+    starts.set(badge, start ?? (fit === 'full' ? MARGIN : 1));
     if (styled) setStyle(badge, fitStyle(fit, start));
   }
 }
@@ -201,16 +205,11 @@ export function planFit(after: Node): void {
 
 function measure(badge: HTMLElement): Plan | null {
   const view = badge.ownerDocument.defaultView;
-  // Where the address ends: the badge's left edge less its start margin.
+  // Where the address ends: the badge's left edge less its start margin (the one its fit gave it).
   const cell = badge.closest('td,th');
-  return (
-    view &&
-    cell &&
-    fitAt(
-      cell,
-      badge.getBoundingClientRect().left - Number.parseFloat(view.getComputedStyle(badge).marginLeft),
-    )
-  );
+  if (!view || !cell) return null;
+  const start = starts.get(badge) ?? Number.parseFloat(view.getComputedStyle(badge).marginLeft);
+  return fitAt(cell, badge.getBoundingClientRect().left - start);
 }
 
 /** The fit of a badge whose address ends at `end` (viewport x) in `cell`. */
