@@ -38,11 +38,6 @@ function hasApiErrorFields(value: unknown): value is ApiErrorFields & { kind: Ap
   return fields !== null && KINDS.has(fields.kind);
 }
 
-/** True for an error the background sent on purpose (an ApiError, also after crossing a runtime message). */
-export function isApiError(err: unknown): boolean {
-  return err instanceof ApiError || hasApiErrorFields(err);
-}
-
 const numberOrNull = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
 
 /** Reads an error received from a runtime message (or anything thrown) back into an ApiError. */

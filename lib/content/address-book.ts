@@ -49,7 +49,7 @@ const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000, 15000, 15000, 30000
 /**
  * The message never reached the background or its answer was lost (the browser stopped the
  * service worker, the extension is reloading): not a verdict, not the service's error.
- * Errors from the background itself cross as ApiError fields (lib/api/errors.ts).
+ * Errors from the background itself cross as ApiError fields (lib/api/error-fields.ts).
  */
 function isTransportError(err: unknown): boolean {
   return apiErrorFields(err) === null;
