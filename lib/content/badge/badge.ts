@@ -106,16 +106,17 @@ export function createBadge(
   const badge: Badge = {
     el,
     place(node) {
-      node.after(el);
-      const root = el.getRootNode();
+      const root = node.getRootNode();
       listenOn(root, signal);
       if (!inline && !adoptBadgeSheet(root)) {
         inline = true;
         setStyle(el, inlineHostStyle());
         setStyle(el, glyphStyle(current));
       }
-      // In a table cell it ends, the badge takes no width: the host table keeps its layout.
-      fitInCell(el, inline, signal);
+      // In a table cell it ends, the badge takes no width: the host table keeps its layout. Its
+      // fit is written before it goes in, so the page sees one change per badge.
+      fitInCell(el, node, inline, signal);
+      node.after(el);
     },
     update(status, label) {
       if (labelled !== label) el.setAttribute('aria-label', label);

@@ -91,8 +91,8 @@ describe('planFit', () => {
   }
   function place(a: HTMLElement) {
     const badge = document.createElement('verimark-badge');
+    fitInCell(badge, a, false, new AbortController().signal);
     a.after(badge);
-    fitInCell(badge, false, new AbortController().signal);
     return badge;
   }
 
@@ -129,7 +129,7 @@ describe('planFit', () => {
       '<table><tr><td><a>h@b.test</a><verimark-badge></verimark-badge></td></tr></table>',
     );
     Object.defineProperty(hidden, 'ownerDocument', { value: { defaultView: stuck } });
-    fitInCell(hidden as HTMLElement, false, new AbortController().signal);
+    fitInCell(hidden as HTMLElement, hidden.previousSibling as Node, false, new AbortController().signal);
     await frame();
     const badge = place(row(95)); // not planned: placed full, fitted in the next frame
     expect(badge.dataset.fit).toBe('full');

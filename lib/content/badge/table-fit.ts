@@ -113,19 +113,21 @@ function applyFit(badge: HTMLElement, fit: Fit | null, inline: boolean, start?: 
 const FIT_PROPS = ['width', 'height', 'margin-inline-start', 'margin-inline-end'];
 
 /**
- * After placing: a badge ending its table cell gets zero advance at once (so the table never moves,
- * not even for a frame), then its size is fitted with the others placed in the same frame, and
- * again when the window is resized (the columns may have narrowed).
+ * Right before the badge is placed after `after` (its attributes are written while it is still
+ * out of the page: no style invalidation, no attribute record for the page's own observers): a
+ * badge that will end its table cell gets zero advance at once (so the table never moves, not
+ * even for a frame), then its size is fitted with the others placed in the same frame, and again
+ * when the window is resized (the columns may have narrowed).
  * `inline`: the badge is styled inline (no sheet could be adopted in its root).
  */
-export function fitInCell(badge: HTMLElement, inline: boolean, signal: AbortSignal): void {
+export function fitInCell(badge: HTMLElement, after: Node, inline: boolean, signal: AbortSignal): void {
   const win = badge.ownerDocument.defaultView;
   placed = true;
   if (win) schedule(win);
-  // A plan was read for the node the badge now follows: that node ended its cell, so the badge does.
-  const plan = plans.get(badge.previousSibling as Node);
+  // A plan was read for the node the badge will follow: that node ends its cell, so the badge will.
+  const plan = plans.get(after);
   if (plan) applyFit(badge, plan.fit, inline, plan.start);
-  else if (!endsCell(badge)) {
+  else if (!cellEnded(after)) {
     if (badge.hasAttribute('data-fit')) applyFit(badge, null, inline);
     fitted.delete(badge);
     return;
