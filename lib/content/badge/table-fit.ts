@@ -75,11 +75,14 @@ function cellEnded(start: Node): Element | null {
   return null;
 }
 
+/** A fit's start margin unless measured: the full badge's margin, 1 px after the address for a compact one. */
+const startOf = (fit: Fit) => (fit === 'full' ? MARGIN : 1);
+
 /**
  * The margins and size of a fit: zero advance (the end margin takes back the start margin and the
- * width). `start`: the start margin (default: the full badge's margin, 1 px for a compact one).
+ * width). `start`: the start margin (default: startOf).
  */
-export function fitStyle(fit: Fit, start = fit === 'full' ? MARGIN : 1): Style {
+export function fitStyle(fit: Fit, start = startOf(fit)): Style {
   const size = fit === 'full' ? SIZE : COMPACT;
   return {
     width: `${size}px`,
@@ -105,7 +108,7 @@ function applyFit(badge: HTMLElement, fit: Fit | null, inline: boolean, start?: 
     if (inline) setStyle(badge, inlineHostStyle());
   } else {
     badge.setAttribute('data-fit', fit);
-    starts.set(badge, start ?? (fit === 'full' ? MARGIN : 1));
+    starts.set(badge, start ?? startOf(fit));
     if (styled) setStyle(badge, fitStyle(fit, start));
   }
 }
