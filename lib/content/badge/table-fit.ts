@@ -54,9 +54,9 @@ let sweptAt = 0;
 
 type Plan = { fit: Fit; start?: number };
 
-/** Whether the badge (or one placed after `badge`) ends its table cell's content (no text or element after it up to the cell). */
-export function endsCell(badge: Node): boolean {
-  return cellEnded(badge) !== null;
+/** Whether a badge placed right after `node` (or `node`, a badge itself) ends its table cell's content: no text or element after it up to the cell. */
+export function endsCell(node: Node): boolean {
+  return cellEnded(node) !== null;
 }
 
 /** The table cell whose content `start` ends (see endsCell), or null. */
@@ -130,7 +130,7 @@ export function fitInCell(badge: HTMLElement, after: Node, inline: boolean, sign
   // A plan was read for the node the badge will follow: that node ends its cell, so the badge will.
   const plan = plans.get(after);
   if (plan) applyFit(badge, plan.fit, inline, plan.start);
-  else if (!cellEnded(after)) {
+  else if (!endsCell(after)) {
     if (badge.hasAttribute('data-fit')) applyFit(badge, null, inline);
     fitted.delete(badge);
     return;
