@@ -4,6 +4,7 @@ import { hrefWatcher, LOCATION_CHECK_MS } from '@/lib/content/navigation';
 import { loadUi } from '@/lib/content/overlay/load';
 import { listenToPopup } from '@/lib/content/page-actions';
 import { startSendGuard } from '@/lib/content/send-guard/guard';
+import { useBadgeWords } from '@/lib/content/words';
 
 const DEFAULT_BUDGET = 25;
 const INVALIDATION_CHECK_MS = 2000;
@@ -19,6 +20,7 @@ export default defineContentScript({
     // Chrome tells a content script nothing when its extension reloads; WXT notices on its own
     // timers (ctx.isValid checks runtime.id), so keep one cheap timer running to notice it.
     ctx.setInterval(() => undefined, INVALIDATION_CHECK_MS);
+    useBadgeWords(config?.badgeWords);
     const { book } = startMarking({
       win: window,
       signal: ctx.signal,

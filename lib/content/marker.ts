@@ -216,7 +216,8 @@ export class Marker {
       el.removeAttribute(STATUS_ATTR);
       return;
     }
-    if (el.getAttribute(STATUS_ATTR) !== status) el.setAttribute(STATUS_ATTR, status);
+    // Not read back on a first drawing (nothing of ours is there yet): a DOM call fewer per mark.
+    if (taken.drawn === '' || el.getAttribute(STATUS_ATTR) !== status) el.setAttribute(STATUS_ATTR, status);
     let badge = taken.badge;
     if (!badge || taken.drawn !== status) {
       taken.drawn = status;

@@ -1,6 +1,7 @@
 /** The content script's words: the popup's sentences for verdicts and reasons, through the one i18n. */
 
 import { type MessageKey, t } from '@/lib/shared/i18n';
+import type { BadgeWords } from '@/lib/shared/messages';
 import { REASONS } from '../api/contract';
 import type { PageStatus } from './status';
 
@@ -22,6 +23,16 @@ export function statusWord(status: PageStatus): string {
 }
 
 let labelTemplate: string | null = null;
+
+/**
+ * Takes the badges' words the background sent with the configuration (lib/shared/badge-words.ts),
+ * so drawing badges never calls `i18n.getMessage` in the page; words it lacks are looked up.
+ */
+export function useBadgeWords(given: BadgeWords | undefined): void {
+  if (!given) return;
+  labelTemplate = given.label;
+  for (const [status, word] of Object.entries(given.statuses)) words.set(status as PageStatus, word);
+}
 
 /** The badge's label for screen readers: "Verimark: <status>, <addresses>. Press for details." */
 export function badgeLabel(status: PageStatus, emails: string): string {

@@ -8,6 +8,7 @@ import type { FileList, FileRecord, Mode } from '../api/contract';
 import type { ApiErrorKind } from '../api/errors';
 import type { CheckRefusal } from '../storage/pending-checks';
 import type { Settings } from '../storage/settings';
+import type { PageStatus } from './page-messages';
 
 /** A verdict as the extension shows it, whatever service produced it. */
 export type MarkStatus =
@@ -111,6 +112,18 @@ export interface ContentConfig {
   sendGuard: boolean;
   /** The send guard also warns for `risky` recipients. */
   sendGuardRisky: boolean;
+  /**
+   * The badges' words in the extension's language, read by the background: a content script's
+   * first `i18n.getMessage` costs the page a synchronous fetch of the whole catalog (~4 ms of its
+   * main thread), which marking then never needs (lib/content/words.ts).
+   */
+  badgeWords?: BadgeWords;
+}
+
+/** A badge's screen-reader label (`\u0001`: the status word, `\u0002`: the addresses) and each status's word. */
+export interface BadgeWords {
+  label: string;
+  statuses: Partial<Record<PageStatus, string>>;
 }
 
 /** A single check kept while the service could not be reached (sent when it answers again). */

@@ -86,7 +86,19 @@ describe('dispatch', () => {
     const view = await dispatch('verifyEmail', { email: 'nope' }, contentScript);
     expect(view.status).toBe('invalid');
     const config = await dispatch('contentConfig', undefined, contentScript);
-    expect(config).toEqual({ enabled: false, autoVerifyBudget: 25, sendGuard: false, sendGuardRisky: false });
+    expect(config).toMatchObject({
+      enabled: false,
+      autoVerifyBudget: 25,
+      sendGuard: false,
+      sendGuardRisky: false,
+    });
+    expect(Object.keys(config).sort()).toEqual([
+      'autoVerifyBudget',
+      'badgeWords',
+      'enabled',
+      'sendGuard',
+      'sendGuardRisky',
+    ]);
   });
 
   it('answers cached lookups of at most LOOKUP_MAX strings, and refuses anything else', async () => {

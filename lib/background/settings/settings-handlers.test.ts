@@ -157,6 +157,12 @@ describe('contentConfig: the send guard', () => {
     });
   });
 
+  it('carries the badges’ words, also where marking is off (“Check this page” marks there once)', async () => {
+    const { badgeWords } = await contentConfig('https://crm.example.com/');
+    expect(badgeWords?.statuses.unverified).toBe('Not verified yet');
+    expect(badgeWords?.label).toBe('Verimark: \u0001, \u0002. Press for details.');
+  });
+
   it('refuses options of the wrong type', async () => {
     await expect(saveSettings({ sendGuardRisky: 'yes' as unknown as boolean })).rejects.toThrow(
       /true or false/,

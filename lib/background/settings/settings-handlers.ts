@@ -1,5 +1,6 @@
 /** getSettings / saveSettings / testConnection / contentConfig. The API key itself never leaves the background. */
 
+import { badgeWords } from '@/lib/shared/badge-words';
 import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '@/lib/shared/messages';
 import { siteEnabled } from '@/lib/shared/site-patterns';
 import { createApiClient } from '../../api/client';
@@ -110,5 +111,6 @@ export async function contentConfig(senderUrl: string | undefined): Promise<Cont
     autoVerifyBudget: settings.autoVerifyBudget,
     sendGuard: enabled && !siteEnabled(host, settings.sendGuardOffSites),
     sendGuardRisky: settings.sendGuardRisky,
+    badgeWords: badgeWords(),
   };
 }

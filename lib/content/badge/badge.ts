@@ -67,22 +67,27 @@ function listenOn(root: Node, signal: AbortSignal): void {
   }
 }
 
-const blanks = new WeakMap<Document, HTMLElement>();
+/** A blank badge per status, made in this script's own document and copied into any other. */
+const blanks = new Map<PageStatus, HTMLElement>();
 
-/** A fresh badge element with the attributes every badge has (one native copy of a blank one). */
-function blankBadge(doc: Document): HTMLElement {
-  let blank = blanks.get(doc);
+/**
+ * A fresh badge element for `doc` with the attributes every badge of `status` has: one native
+ * copy of a blank one (an attribute write fewer per badge than setting the status on it).
+ */
+function blankBadge(doc: Document, status: PageStatus): HTMLElement {
+  let blank = blanks.get(status);
   if (!blank) {
-    blank = doc.createElement(BADGE_TAG);
+    blank = document.createElement(BADGE_TAG);
     blank.tabIndex = 0;
     blank.setAttribute('role', 'button');
     blank.setAttribute('aria-haspopup', 'dialog');
     blank.setAttribute('aria-expanded', 'false');
     // Inside an editable region (Outlook's recipient wells) the badge is not part of the text.
     blank.setAttribute('contenteditable', 'false');
-    blanks.set(doc, blank);
+    blank.setAttribute('data-status', status);
+    blanks.set(status, blank);
   }
-  return blank.cloneNode(false) as HTMLElement;
+  return doc.importNode(blank);
 }
 
 /**
@@ -96,12 +101,11 @@ export function createBadge(
   status: PageStatus,
   label: string,
 ): Badge {
-  const el = blankBadge(doc);
+  const el = blankBadge(doc, status);
   let inline = false;
   let current = status;
   let labelled = label;
   el.setAttribute('aria-label', label);
-  el.setAttribute('data-status', status);
 
   const badge: Badge = {
     el,

@@ -138,4 +138,43 @@ describe('planFit', () => {
     await frame();
     expect(badge.dataset.fit).toBe('over');
   });
+
+  it('reads the next cell’s edge once per column, and row by row in tables with spans (a cell’s index is no column there)', async () => {
+    /**
+     * Two rows with the address in the second cell of each; `span`: the second row's first cell
+     * spans two columns (so its address sits one column further right). Counts each next cell's reads.
+     */
+    function table(span: string) {
+      const pad = 'padding-left:4px;border-left:1px solid';
+      document.body.replaceChildren();
+      const template = document.createElement('template');
+      template.innerHTML =
+        `<table><tr><td>1</td><td><a>a@b.test</a></td><td style="${pad}">x</td><td></td></tr>` +
+        `<tr><td${span}>2</td><td><a>c@d.test</a></td><td style="${pad}">y</td></tr></table>`;
+      document.body.append(template.content);
+      const reads: number[] = [];
+      const links = [...document.querySelectorAll('a')];
+      links.forEach((a, i) => {
+        a.getClientRects = () => [{ left: 40, right: 88, top: 0, bottom: 10 }] as unknown as DOMRectList;
+        const next = a.parentElement?.nextElementSibling as HTMLElement;
+        reads[i] = 0;
+        next.getBoundingClientRect = () => {
+          reads[i] = (reads[i] ?? 0) + 1;
+          // The second row's next cell would leave room for a full badge: read, it would say so.
+          return { left: i === 0 ? 100 : 200, right: 300, top: 0, bottom: 10 } as DOMRect;
+        };
+      });
+      return { links, reads };
+    }
+    await frame();
+    const plain = table('');
+    for (const a of plain.links) planFit(a);
+    expect(plain.reads).toEqual([1, 0]);
+    expect(plain.links.map((a) => place(a as HTMLElement).dataset.fit)).toEqual(['compact', 'compact']);
+    await frame();
+    const spanned = table(' colspan="2"');
+    for (const a of spanned.links) planFit(a);
+    expect(spanned.reads).toEqual([1, 1]);
+    expect(spanned.links.map((a) => place(a as HTMLElement).dataset.fit)).toEqual(['compact', 'full']);
+  });
 });

@@ -169,6 +169,7 @@ function schedule(win: Window): void {
     }
     // All reads first (one layout), then all writes.
     const fits = batch.map(([b]) => (b.isConnected ? measure(b) : null));
+    limits.clear();
     batch.forEach(([b, styledInline], i) => {
       const fit = fits[i];
       if (fit) applyFit(b, fit.fit, styledInline, fit.start);
@@ -176,8 +177,33 @@ function schedule(win: Window): void {
   });
 }
 
+/**
+ * The limits read in the current pass (one plan, or one frame's reads), per table section and
+ * column: the cells of one column share their left edge, so the next cell's content edge is read
+ * once per column, not once per row (its computed style and box were most of a plan's reads).
+ * Only in sections without `colspan` or `rowspan` (there a cell's index in its row does not tell
+ * its column: those are read row by row). A page that pads one column's cells differently from
+ * row to row gets the first row's figure for the others.
+ */
+const limits = new Map<Node, Map<number, number> | null>();
+
 /** Where the next cell's content starts (or this cell's padding edge), in viewport x. */
-function limitOf(cell: Element, view: Window): number {
+function limitOf(cell: HTMLTableCellElement, view: Window): number {
+  const section = (cell.parentNode?.parentNode ?? cell) as Element;
+  let columns = limits.get(section);
+  if (columns === undefined) {
+    columns = section.querySelector('[colspan],[rowspan]') ? null : new Map();
+    limits.set(section, columns);
+  }
+  let limit = columns?.get(cell.cellIndex);
+  if (limit === undefined) {
+    limit = readLimit(cell, view);
+    columns?.set(cell.cellIndex, limit);
+  }
+  return limit;
+}
+
+function readLimit(cell: Element, view: Window): number {
   const next = cell.nextElementSibling;
   if (next && (next.localName === 'td' || next.localName === 'th')) {
     const style = view.getComputedStyle(next);
@@ -202,7 +228,11 @@ export function planFit(after: Node): void {
     const last = rects[rects.length - 1];
     const plan = last && fitAt(cell, last.right);
     if (plan) {
-      if (!plans.size) queueMicrotask(() => plans.clear());
+      if (!plans.size)
+        queueMicrotask(() => {
+          plans.clear();
+          limits.clear();
+        });
       plans.set(after, plan);
     }
   }
@@ -221,7 +251,7 @@ function measure(badge: HTMLElement): Plan | null {
 function fitAt(cell: Element, end: number): Plan | null {
   const view = cell.ownerDocument.defaultView;
   if (!view) return null;
-  const room = limitOf(cell, view) - end;
+  const room = limitOf(cell as HTMLTableCellElement, view) - end;
   if (room >= MARGIN + SIZE + 1) return { fit: 'full' };
   // Compact: 1 px after the address (the sheet's); if even that is too narrow, pulled back over
   // its own address.
