@@ -169,7 +169,6 @@ function schedule(win: Window): void {
     }
     // All reads first (one layout), then all writes.
     const fits = batch.map(([b]) => (b.isConnected ? measure(b) : null));
-    limits.clear();
     batch.forEach(([b, styledInline], i) => {
       const fit = fits[i];
       if (fit) applyFit(b, fit.fit, styledInline, fit.start);
@@ -178,12 +177,13 @@ function schedule(win: Window): void {
 }
 
 /**
- * The limits read in the current pass (one plan, or one frame's reads), per table section and
- * column: the cells of one column share their left edge, so the next cell's content edge is read
- * once per column, not once per row (its computed style and box were most of a plan's reads).
- * Only in sections without `colspan` or `rowspan` (there a cell's index in its row does not tell
- * its column: those are read row by row). A page that pads one column's cells differently from
- * row to row gets the first row's figure for the others.
+ * The limits read by one plan, per table section and column: the cells of one column share their
+ * left edge, so the next cell's content edge is read once per column, not once per row (its
+ * computed style and box were most of a plan's reads). Only in sections without `colspan` or
+ * `rowspan` (there a cell's index in its row does not tell its column: those are read row by
+ * row); a page that pads one column's cells differently from row to row gets the first row's
+ * figure for the others. Not in a fit frame: its few badges (the rows a page just added) are read
+ * one by one, where asking a growing section for spans every frame would cost more.
  */
 const limits = new Map<Node, Map<number, number> | null>();
 
@@ -226,8 +226,9 @@ export function planFit(after: Node): void {
   if (cell) {
     const rects = (after as Element).getClientRects();
     const last = rects[rects.length - 1];
-    const plan = last && fitAt(cell, last.right);
-    if (plan) {
+    const view = cell.ownerDocument.defaultView;
+    if (last && view) {
+      const plan = fitOf(limitOf(cell as HTMLTableCellElement, view) - last.right);
       if (!plans.size)
         queueMicrotask(() => {
           plans.clear();
@@ -244,14 +245,12 @@ function measure(badge: HTMLElement): Plan | null {
   const cell = badge.closest('td,th');
   if (!view || !cell) return null;
   const start = starts.get(badge) ?? Number.parseFloat(view.getComputedStyle(badge).marginLeft);
-  return fitAt(cell, badge.getBoundingClientRect().left - start);
+  const end = badge.getBoundingClientRect().left - start;
+  return fitOf(readLimit(cell, view) - end);
 }
 
-/** The fit of a badge whose address ends at `end` (viewport x) in `cell`. */
-function fitAt(cell: Element, end: number): Plan | null {
-  const view = cell.ownerDocument.defaultView;
-  if (!view) return null;
-  const room = limitOf(cell as HTMLTableCellElement, view) - end;
+/** The fit of a badge with `room` px from its address's end to the next cell's content. */
+function fitOf(room: number): Plan {
   if (room >= MARGIN + SIZE + 1) return { fit: 'full' };
   // Compact: 1 px after the address (the sheet's); if even that is too narrow, pulled back over
   // its own address.
