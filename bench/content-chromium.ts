@@ -20,7 +20,8 @@
  * whose content script does nothing but the bare pass. What it adds over the bare page script is
  * the platform's price of any extension (injection, an isolated world); Verimark's figures are
  * printed over the floor too, which is what its own design adds. `BENCH_ONLY=load|churn` runs one
- * half; `BENCH_RUNS` and `BENCH_CHURN_RUNS` set the runs (default 9 and 7).
+ * half; `BENCH_RUNS` and `BENCH_CHURN_RUNS` set the runs (default 15 and 7). The load ratio and the churn
+ * figure are printed with the middle 90 % of their bootstrap resamples (bench/testing/resample.ts).
  *
  *   npm run bench -- content-chromium     (builds the test extension first when it is missing)
  */
@@ -30,11 +31,12 @@ import type { CDPSession, Page } from 'puppeteer-core';
 import { extensionDir } from '../test/e2e/testing/paths';
 import { ROWS, startCrmBench } from './testing/crm-page';
 import { BARE_PASS, EMPTY_SCRIPT, type FloorBrowser, launchFloor } from './testing/floor-extension';
+import { interval, median } from './testing/resample';
 import { printScriptSizes } from './testing/script-size';
 import { afterFirstMs, afterInjectionMs, isTimeStamp, trace } from './testing/trace';
 
 /** Page loads per figure and browser. */
-const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const WINDOW_MS = 4_000;
 
 async function taskMs(cdp: CDPSession): Promise<number> {
@@ -43,7 +45,6 @@ async function taskMs(cdp: CDPSession): Promise<number> {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 async function fresh(open: () => Promise<Page>): Promise<{ page: Page; cdp: CDPSession }> {
   const p = await open();
@@ -196,7 +197,13 @@ async function main(): Promise<void> {
           ` floor ${runs(after.floor)} ms; a script doing nothing ${runs(after.empty)} ms (median ${page.toFixed(1)}, subtracted);` +
           ` bare pass ${runs(bare)} ms`,
       );
-      console.log(`ratio (goal ≤ 1.3×):                             ${(ext / base).toFixed(2)}×`);
+      const ratioOf = ([e, z, b]: number[][]) =>
+        (median(e as number[]) - median(z as number[])) / median(b as number[]);
+      const [low, high] = interval([after.ext, after.empty, bare], ratioOf);
+      console.log(
+        `ratio (goal ≤ 1.3×):                             ${(ext / base).toFixed(2)}×` +
+          `  (90 % of resampled loads: ${low.toFixed(2)}–${high.toFixed(2)}×)`,
+      );
       console.log(
         `  the floor's ratio ${(least / base).toFixed(2)}×; the extension over the floor ${(ext / least).toFixed(2)}×`,
       );
@@ -226,8 +233,10 @@ async function main(): Promise<void> {
     console.log(
       `  per round: churn without ${runs(churnOff)} ms; with ${runs(churnOn)} ms; floor ${runs(churnFloor)} ms`,
     );
+    const [low, high] = interval([withMarking], ([xs]) => median(xs as number[]));
     console.log(
-      `churn (50 rows / 100 ms, 5 s): ${pctOf(median(withMarking))} main-thread time with marking (goal ≤ 5 %)`,
+      `churn (50 rows / 100 ms, 5 s): ${pctOf(median(withMarking))} main-thread time with marking (goal ≤ 5 %)` +
+        `  (90 % of resampled rounds: ${pctOf(low)} to ${pctOf(high)})`,
     );
     console.log(
       `  median of ${withMarking.length} rounds, each against its own load without marking (${spread(withMarking)}); ` +
