@@ -113,9 +113,8 @@ export interface ContentConfig {
   /** The send guard also warns for `risky` recipients. */
   sendGuardRisky: boolean;
   /**
-   * The badges' words in the extension's language, read by the background: a content script's
-   * first `i18n.getMessage` costs the page a synchronous fetch of the whole catalog (~4 ms of its
-   * main thread), which marking then never needs (lib/content/words.ts).
+   * The badges' words in the extension's language, read by the background, so marking never calls
+   * `i18n.getMessage` in the page (lib/shared/badge-words.ts).
    */
   badgeWords?: BadgeWords;
 }
