@@ -46,15 +46,6 @@ interface AddressBookOptions {
 /** How long to wait before asking again when the background did not answer (it was stopped). */
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15000, 15000, 15000, 30000, 30000];
 
-/**
- * The message never reached the background or its answer was lost (the browser stopped the
- * service worker, the extension is reloading): not a verdict, not the service's error.
- * Errors from the background itself cross as ApiError fields (lib/api/error-fields.ts).
- */
-function isTransportError(err: unknown): boolean {
-  return apiErrorFields(err) === null;
-}
-
 export class AddressBook {
   private readonly states = new Map<string, AddressState>();
   private readonly toLookUp = new Set<string>();
@@ -178,10 +169,13 @@ export class AddressBook {
       } catch (err) {
         // A background stopped mid-request is asked again once it is back: the task it persisted
         // is joined there, so nothing is paid twice and the mark ends with its verdict.
-        const delay = RETRY_DELAYS_MS[attempt];
-        if (isTransportError(err) && delay !== undefined && this.opts.wait && (await this.opts.wait(delay)))
-          continue;
+        // Without ApiError fields (lib/api/error-fields.ts) the message never reached the
+        // background or its answer was lost (the browser stopped the service worker, the
+        // extension is reloading): not a verdict, not the service's error.
         const fields = apiErrorFields(err);
+        const delay = RETRY_DELAYS_MS[attempt];
+        if (fields === null && delay !== undefined && this.opts.wait && (await this.opts.wait(delay)))
+          continue;
         const message = fields?.message ?? (err instanceof Error ? err.message : String(err));
         // Not asked because a cap was reached: found, not verified (click to verify), not an error.
         if (fields?.kind === 'rate_limited')
