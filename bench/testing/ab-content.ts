@@ -14,7 +14,7 @@
 import type { Page } from 'puppeteer-core';
 import { type CrmBench, ROWS, startCrmBench } from './crm-page';
 import { median } from './resample';
-import { afterInjectionMs, isExtensionScript, mainThread, type TraceEvent, trace } from './trace';
+import { afterInjectionMs, isExtensionScript, isTask, mainThread, type TraceEvent, trace } from './trace';
 
 const WINDOW_MS = 4_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -23,8 +23,6 @@ async function open(outDir: string): Promise<CrmBench> {
   process.env.VERIMARK_OUT_DIR = outDir;
   return startCrmBench();
 }
-
-const isTask = (e: TraceEvent) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
 
 /**
  * The main thread's tasks in which the extension's script ran (ms): its own work without the

@@ -42,7 +42,8 @@ export async function trace(
   return events;
 }
 
-const isTask = (e: TraceEvent) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
+/** A task of the main thread's scheduler (the events task time is counted in). */
+export const isTask = (e: TraceEvent) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
 
 /** The complete events of the busiest renderer main thread (the page's), in time order. */
 export function mainThread(events: TraceEvent[]): TraceEvent[] {
