@@ -14,6 +14,8 @@
  *    that does nothing; goal 0;
  * 3. main-thread time added while the page appends 50 rows every 100 ms for 5 s (TaskDuration,
  *    marking on against off, the two loads of one round: the median of the rounds); goal ≤ 5 %.
+ *    Printed beside it: the same page with the bare marks written by the page itself (no script
+ *    marks anything), what the marks' own rendering costs under churn.
  * It prints first the gzip size of the content script it loads (goal ≤ 16 KB, bench/testing/script-size.ts).
  *
  * Every figure is also taken for the floor (bench/testing/floor-extension.ts): a minimal extension
@@ -217,21 +219,33 @@ async function main(): Promise<void> {
     const churnOn: number[] = [];
     const churnOff: number[] = [];
     const churnFloor: number[] = [];
+    const churnPremarked: number[] = [];
+    const kinds = [
+      [churnOn, open, on, true],
+      [churnOff, open, off, false],
+      [churnFloor, openFloor, on, true],
+      // `true`: its targets must be marked (by the page: the site is not enabled).
+      [churnPremarked, open, bench.premarked, true],
+    ] as const;
     for (let run = 0; run < Number(process.env.BENCH_CHURN_RUNS ?? 7); run++) {
-      churnOn.push(await churnOnce(open, on, true));
-      churnOff.push(await churnOnce(open, off, false));
-      churnFloor.push(await churnOnce(openFloor, on, true));
+      // Each round starts with the next kind: no kind always comes first, or right after another.
+      for (let k = 0; k < kinds.length; k++) {
+        const [into, opener, url, marked] = kinds[(run + k) % kinds.length] as (typeof kinds)[number];
+        into.push(await churnOnce(opener, url, marked));
+      }
     }
-    // Each round's three loads follow one another, so each is read against the page without
-    // marking of its own round: this machine's speed drifts by ±15 % between rounds (every
-    // phase of the page at once, the page's own work too), more than the figure itself.
+    // Each round's loads follow one another, so each is read against the page without marking
+    // of its own round: this machine's speed drifts by ±15 % between rounds (every phase of the
+    // page at once, the page's own work too), more than the figure itself.
     const pctOf = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
     const paired = (xs: number[]) => xs.map((x, i) => x / (churnOff[i] as number) - 1);
     const spread = (xs: number[]) => `${pctOf(Math.min(...xs))} to ${pctOf(Math.max(...xs))}`;
     const withMarking = paired(churnOn);
     const withFloor = paired(churnFloor);
+    const withPremarked = paired(churnPremarked);
     console.log(
-      `  per round: churn without ${runs(churnOff)} ms; with ${runs(churnOn)} ms; floor ${runs(churnFloor)} ms`,
+      `  per round: churn without ${runs(churnOff)} ms; with ${runs(churnOn)} ms; floor ${runs(churnFloor)} ms;` +
+        ` marks written by the page itself ${runs(churnPremarked)} ms`,
     );
     const [low, high] = interval([withMarking], ([xs]) => median(xs as number[]));
     console.log(
@@ -242,6 +256,13 @@ async function main(): Promise<void> {
       `  median of ${withMarking.length} rounds, each against its own load without marking (${spread(withMarking)}); ` +
         `the floor ${pctOf(median(withFloor))} (${spread(withFloor)}); the extension over the floor ` +
         `${pctOf(median(churnOn.map((x, i) => x / (churnFloor[i] as number) - 1)))}`,
+    );
+    // No extension at work: the page writes the bare marks itself, so this is what the marks'
+    // own style, layout and paint cost under churn, below which no marking script can go.
+    const [lowPre, highPre] = interval([withPremarked], ([xs]) => median(xs as number[]));
+    console.log(
+      `  the same marks written by the page itself, no script marking: ${pctOf(median(withPremarked))}` +
+        ` (${spread(withPremarked)}; 90 % of resampled rounds: ${pctOf(lowPre)} to ${pctOf(highPre)})`,
     );
   } finally {
     await empty?.close();

@@ -8,16 +8,24 @@ import type { AddressInfo } from 'node:net';
 import { launchChromiumSession } from '../../test/e2e/testing/chromium';
 import { enableSites } from '../../test/e2e/testing/content-pages';
 import type { ExtensionSession } from '../../test/e2e/testing/session';
+import { BARE_MARK_STYLE } from './floor-extension';
 
 export const ROWS = 1_000;
 export const CHURN_MS = 5_000;
 
-function crmPage(): string {
+/**
+ * `premarked`: every target, the page's first rows and the rows it adds, comes with the bare pass's
+ * mark written by the page itself (no extension at work): what the marks' own style, layout and
+ * paint cost the page, which no marking script can go below.
+ */
+function crmPage(premarked: boolean): string {
+  const status = premarked ? ' data-verimark-status="unverified"' : '';
+  const mark = premarked ? `<verimark-bare style="${BARE_MARK_STYLE}"></verimark-bare>` : '';
   const rows: string[] = [];
   for (let i = 0; i < ROWS; i++) {
     rows.push(
       `<tr><td>${i + 1}</td><td><div class="who"><span>Contact</span> <b>${i + 1}</b></div></td>` +
-        `<td><a class="t" href="mailto:person${i}@example${i % 40}.test">person${i}@example${i % 40}.test</a></td>` +
+        `<td><a class="t"${status} href="mailto:person${i}@example${i % 40}.test">person${i}@example${i % 40}.test</a>${mark}</td>` +
         `<td><span>owner${i % 7}</span></td><td><div><i>note</i> <span>call back</span></div></td>` +
         `<td><button type="button">Edit</button></td></tr>`,
     );
@@ -31,6 +39,8 @@ function crmPage(): string {
 </script></head><body><table id="t"><tbody>${rows.join('')}</tbody></table>
 <script>
   let n = ${ROWS};
+  const status = ${JSON.stringify(status)};
+  const mark = ${JSON.stringify(mark)};
   window.__churn = () => {
     const body = document.querySelector('#t tbody');
     const id = setInterval(() => {
@@ -38,7 +48,7 @@ function crmPage(): string {
       for (let k = 0; k < 50; k++, n++) {
         const tr = document.createElement('tr');
         tr.innerHTML = '<td>' + n + '</td><td><div class="who"><span>Contact</span> <b>' + n + '</b></div></td>' +
-          '<td><a class="t" href="mailto:late' + n + '@example.test">late' + n + '@example.test</a></td>' +
+          '<td><a class="t"' + status + ' href="mailto:late' + n + '@example.test">late' + n + '@example.test</a>' + mark + '</td>' +
           '<td><span>owner</span></td><td><div><i>note</i></div></td><td><button type="button">Edit</button></td>';
         rows.push(tr);
       }
@@ -54,6 +64,8 @@ export interface CrmBench {
   on: string;
   /** The same page on a site that is not enabled: the extension does no work there. */
   off: string;
+  /** As `off`, with the page writing the bare pass's marks itself (crmPage's `premarked`). */
+  premarked: string;
   session: ExtensionSession;
   close(): Promise<void>;
 }
@@ -63,8 +75,11 @@ export interface CrmBench {
  * enabled for 127.0.0.1 only, budget 0 (every target ends `unverified`; no service needed).
  */
 export async function startCrmBench(): Promise<CrmBench> {
-  const html = crmPage();
-  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+  const html = crmPage(false);
+  const premarked = crmPage(true);
+  const server = createServer((req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/premarked' ? premarked : html),
+  );
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   const close = async () => {
@@ -80,6 +95,7 @@ export async function startCrmBench(): Promise<CrmBench> {
   const bench: CrmBench = {
     on: `http://127.0.0.1:${port}/`,
     off: `http://localhost:${port}/`,
+    premarked: `http://localhost:${port}/premarked`,
     session,
     async close() {
       await session.close();

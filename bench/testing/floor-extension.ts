@@ -15,6 +15,9 @@ import { chromiumArgs } from '../../test/e2e/testing/chromium';
 import { browserExecutable } from '../../test/e2e/testing/paths';
 import { guardBrowser } from '../../test/e2e/testing/process-guard';
 
+/** The bare pass's mark: a small box after each target (also written by the page itself, crm-page.ts). */
+export const BARE_MARK_STYLE = 'display:inline-block;width:14px;height:14px;margin:0 3px;background:#2f7fd6';
+
 /**
  * The bare pass, as script text: `markAll(root)` marks every mailto: target under `root` with the
  * status attribute and a small element after it. The benchmark's page-script pass and the floor
@@ -25,7 +28,7 @@ const MAILTO = 'a[href^="mailto:" i]';
 const markOne = (a) => {
   a.setAttribute('data-verimark-status', 'unverified');
   const mark = document.createElement('verimark-bare');
-  mark.style.cssText = 'display:inline-block;width:14px;height:14px;margin:0 3px;background:#2f7fd6';
+  mark.style.cssText = '${BARE_MARK_STYLE}';
   a.after(mark);
 };
 const markAll = (root) => { for (const a of root.querySelectorAll(MAILTO)) markOne(a); };

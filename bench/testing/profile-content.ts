@@ -3,11 +3,12 @@
  * once, with a Chromium trace and a V8 CPU profile, and prints self time per trace event on the
  * renderer's main thread and per script function.
  *
- *   node --import tsx bench/testing/profile-content.ts [load|churn] [off]
+ *   node --import tsx bench/testing/profile-content.ts [load|churn] [off|floor|premarked]
  *
  * `load`: a page load until all targets are marked; `churn`: 5 s of rows added by the page;
  * `off`: the same on a site where marking is off; `floor`: marked by the benchmark's floor extension
- * (bench/testing/floor-extension.ts) instead. TIMELINE=1 prints the main thread's larger
+ * (bench/testing/floor-extension.ts) instead; `premarked`: the page
+ * writing the same marks itself, no extension marking (crm-page.ts). TIMELINE=1 prints the main thread's larger
  * events in time order (TIMELINE=all: every event; TIMELINE_MIN: the smallest shown, in µs,
  * default 2000); CALLERS=<function> prints the call chains of a function's samples. Build with
  * `VERIMARK_NOMINIFY=1 npm run build:test` to read function names. The profiler slows calls into
@@ -162,13 +163,14 @@ function profileSummary(profile: CpuProfile): void {
 
 async function main(): Promise<void> {
   const mode = process.argv[2] ?? 'load';
-  const marked = process.argv[3] !== 'off';
+  const variant = process.argv[3];
+  const marked = variant !== 'off';
   const bench = await startCrmBench();
-  const url = marked ? bench.on : bench.off;
+  const url = variant === 'premarked' ? bench.premarked : marked ? bench.on : bench.off;
   const { session } = bench;
   let floor: FloorBrowser | null = null;
   try {
-    if (process.argv[3] === 'floor') floor = await launchFloor();
+    if (variant === 'floor') floor = await launchFloor();
     const page = await (floor?.browser ?? session.browser).newPage();
     await page.bringToFront();
     const cdp = await page.createCDPSession();
@@ -208,7 +210,14 @@ async function main(): Promise<void> {
       CATEGORIES,
     );
     const profile = profiling ? ((await cdp.send('Profiler.stop')) as { profile: CpuProfile }).profile : null;
-    console.log(`== ${mode}, marking ${floor ? 'by the floor extension' : marked ? 'on' : 'off'} ==`);
+    const by = floor
+      ? 'by the floor extension'
+      : variant === 'premarked'
+        ? 'by the page itself'
+        : marked
+          ? 'on'
+          : 'off';
+    console.log(`== ${mode}, marking ${by} ==`);
     for (const [name, ms, n] of selfTimes(events).slice(0, 30))
       console.log(ms.toFixed(1).padStart(8), String(n).padStart(6), name);
     if (profile) profileSummary(profile);
