@@ -5,11 +5,12 @@
  *
  *   node --import tsx bench/testing/profile-content.ts [load|churn] [off|floor|premarked]
  *
- * `load`: a page load until all targets are marked; `churn`: 5 s of rows added by the page;
- * `off`: the same on a site where marking is off; `floor`: marked by the benchmark's floor extension
+ * `load`: a page load until all targets are marked; `churn`: 5 s of rows added by the page; `off`:
+ * the same on a site where marking is off; `floor`: marked by the benchmark's floor extension
  * (bench/testing/floor-extension.ts) instead; `premarked`: the page writing the same marks itself,
  * no extension marking (crm-page.ts). TIMELINE=1 prints the main thread's larger events in time
- * order (TIMELINE=all: every event; TIMELINE_MIN: the smallest shown, in µs, default 2000); CALLERS=<function> prints the call chains of a function's samples. Build with
+ * order (TIMELINE=all: every event; TIMELINE_MIN: the smallest shown, in µs, default 2000);
+ * CALLERS=<function> prints the call chains of a function's samples. Build with
  * `VERIMARK_NOMINIFY=1 npm run build:test` to read function names. The profiler slows calls into
  * the browser's DOM: read its per-function times as shares, not as durations. INCLUSIVE=1 also
  * prints each extension function's time with its callees; SAMPLE_US sets the sampling interval
