@@ -1,5 +1,6 @@
 /** The content script's words: the popup's sentences for verdicts and reasons, through the one i18n. */
 
+import { statusKey } from '@/lib/shared/badge-words';
 import { type MessageKey, t } from '@/lib/shared/i18n';
 import type { BadgeWords } from '@/lib/shared/messages';
 import { REASONS } from '../api/contract';
@@ -16,7 +17,7 @@ const words = new Map<PageStatus, string>();
 export function statusWord(status: PageStatus): string {
   let word = words.get(status);
   if (word === undefined) {
-    word = status === 'unverified' ? t('content_status_unverified') : t(`popup_status_${status}`);
+    word = t(statusKey(status));
     words.set(status, word);
   }
   return word;

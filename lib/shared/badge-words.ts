@@ -8,20 +8,25 @@ import { type MessageKey, t } from './i18n';
 import type { BadgeWords } from './messages';
 import type { PageStatus } from './page-messages';
 
-/** Each status's word: the popup's, and the content script's own for `unverified`. */
-const STATUS_KEYS: Record<PageStatus, MessageKey> = {
-  unverified: 'content_status_unverified',
-  pending: 'popup_status_pending',
-  deliverable: 'popup_status_deliverable',
-  undeliverable: 'popup_status_undeliverable',
-  risky: 'popup_status_risky',
-  unknown: 'popup_status_unknown',
-  invalid: 'popup_status_invalid',
-  error: 'popup_status_error',
+/** Each status's message: the popup's word, and the content script's own for `unverified`. */
+export function statusKey(status: PageStatus): MessageKey {
+  return status === 'unverified' ? 'content_status_unverified' : `popup_status_${status}`;
+}
+
+/** Every status of the page (a record, so that a status added to PageStatus must be listed). */
+const STATUSES: Record<PageStatus, true> = {
+  unverified: true,
+  pending: true,
+  deliverable: true,
+  undeliverable: true,
+  risky: true,
+  unknown: true,
+  invalid: true,
+  error: true,
 };
 
 export function badgeWords(): BadgeWords {
   const statuses: BadgeWords['statuses'] = {};
-  for (const [status, key] of Object.entries(STATUS_KEYS)) statuses[status as PageStatus] = t(key);
+  for (const status of Object.keys(STATUSES) as PageStatus[]) statuses[status] = t(statusKey(status));
   return { label: t('content_badge_label', '\u0001', '\u0002'), statuses };
 }
