@@ -31,15 +31,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { CDPSession, Page } from 'puppeteer-core';
 import { extensionDir } from '../test/e2e/testing/paths';
-import { ROWS, startCrmBench } from './testing/crm-page';
+import { ROWS, startCrmBench, tracedCrmLoad, WINDOW_MS } from './testing/crm-page';
 import { BARE_PASS, EMPTY_SCRIPT, type FloorBrowser, launchFloor } from './testing/floor-extension';
 import { interval, median } from './testing/resample';
 import { printScriptSizes } from './testing/script-size';
-import { afterFirstMs, afterInjectionMs, isTimeStamp, trace } from './testing/trace';
+import { afterFirstMs, isTimeStamp, trace } from './testing/trace';
 
 /** Page loads per figure and browser. */
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const WINDOW_MS = 4_000;
 
 async function taskMs(cdp: CDPSession): Promise<number> {
   const { metrics } = await cdp.send('Performance.getMetrics');
@@ -84,24 +83,11 @@ function longTasksAfterLoad(p: Page): Promise<number> {
   );
 }
 
-/**
- * One traced page load watched for WINDOW_MS (no polling inside the trace: the targets are counted
- * once at its end): main-thread time from the content script's first task on, and long tasks after
- * the load event. Throws when `marked` and not every target was marked by then.
- */
+/** One traced page load (crm-page.ts's tracedCrmLoad), and its long tasks after the load event. */
 async function tracedLoad(open: () => Promise<Page>, url: string, marked: boolean) {
   const a = await fresh(open);
   try {
-    const events = await trace(a.cdp, async () => {
-      await a.page.goto(url, { waitUntil: 'load' });
-      await sleep(WINDOW_MS);
-    });
-    const count = await a.page.evaluate(
-      () => document.querySelectorAll('a.t[data-verimark-status="unverified"]').length,
-    );
-    if (marked && count < ROWS) throw new Error(`${count} of ${ROWS} targets marked within ${WINDOW_MS} ms`);
-    const ms = afterInjectionMs(events);
-    if (ms === null) throw new Error(`no content script ran on ${url}`);
+    const { ms } = await tracedCrmLoad(a.page, a.cdp, url, marked);
     return { ms, long: await longTasksAfterLoad(a.page) };
   } finally {
     await a.page.close();

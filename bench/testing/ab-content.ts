@@ -12,12 +12,9 @@
  * `.output-old`).
  */
 import type { Page } from 'puppeteer-core';
-import { type CrmBench, ROWS, startCrmBench } from './crm-page';
+import { type CrmBench, startCrmBench, tracedCrmLoad } from './crm-page';
 import { median } from './resample';
-import { afterInjectionMs, isExtensionScript, isTask, mainThread, type TraceEvent, trace } from './trace';
-
-const WINDOW_MS = 4_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { isExtensionScript, isTask, mainThread, type TraceEvent } from './trace';
 
 async function open(outDir: string): Promise<CrmBench> {
   process.env.VERIMARK_OUT_DIR = outDir;
@@ -45,17 +42,7 @@ async function tracedLoad(bench: CrmBench): Promise<[number, number]> {
   const page: Page = await bench.session.browser.newPage();
   try {
     await page.bringToFront();
-    const cdp = await page.createCDPSession();
-    const events = await trace(cdp, async () => {
-      await page.goto(bench.on, { waitUntil: 'load' });
-      await sleep(WINDOW_MS);
-    });
-    const count = await page.evaluate(
-      () => document.querySelectorAll('a.t[data-verimark-status="unverified"]').length,
-    );
-    if (count < ROWS) throw new Error(`${count} of ${ROWS} targets marked`);
-    const ms = afterInjectionMs(events);
-    if (ms === null) throw new Error('no content script ran');
+    const { events, ms } = await tracedCrmLoad(page, await page.createCDPSession(), bench.on, true);
     return [ms, scriptTasksMs(events)];
   } finally {
     await page.close();

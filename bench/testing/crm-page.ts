@@ -5,13 +5,17 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { CDPSession, Page } from 'puppeteer-core';
 import { launchChromiumSession } from '../../test/e2e/testing/chromium';
 import { enableSites } from '../../test/e2e/testing/content-pages';
 import type { ExtensionSession } from '../../test/e2e/testing/session';
 import { BARE_MARK_STYLE } from './floor-extension';
+import { afterInjectionMs, type TraceEvent, trace } from './trace';
 
 export const ROWS = 1_000;
 export const CHURN_MS = 5_000;
+/** How long a traced load is watched after its load event. */
+export const WINDOW_MS = 4_000;
 
 /**
  * `premarked`: every target, the page's first rows and the rows it adds, comes with the bare pass's
@@ -114,4 +118,29 @@ export async function startCrmBench(): Promise<CrmBench> {
     throw err;
   }
   return bench;
+}
+
+/**
+ * One traced load of `url` in `page`, watched for WINDOW_MS (no polling inside the trace: the
+ * targets are counted once at its end): its events, and the main-thread time from the content
+ * script's first task on (bench/testing/trace.ts). Throws when `marked` and not every target was
+ * marked by then, or when no content script ran.
+ */
+export async function tracedCrmLoad(
+  page: Page,
+  cdp: CDPSession,
+  url: string,
+  marked: boolean,
+): Promise<{ events: TraceEvent[]; ms: number }> {
+  const events = await trace(cdp, async () => {
+    await page.goto(url, { waitUntil: 'load' });
+    await new Promise((r) => setTimeout(r, WINDOW_MS));
+  });
+  const count = await page.evaluate(
+    () => document.querySelectorAll('a.t[data-verimark-status="unverified"]').length,
+  );
+  if (marked && count < ROWS) throw new Error(`${count} of ${ROWS} targets marked within ${WINDOW_MS} ms`);
+  const ms = afterInjectionMs(events);
+  if (ms === null) throw new Error(`no content script ran on ${url}`);
+  return { events, ms };
 }
