@@ -15,8 +15,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Envelope, PATHS } from '@verimark/contract';
 import Papa from 'papaparse';
-import { type Envelope, PATHS } from '../lib/api/contract';
 import { Api, waitFor } from '../server/testing/api';
 import { type FarmNet, startFarmNet } from '../server/testing/farm-net';
 import { startPostgres } from '../server/testing/postgres';

@@ -2,8 +2,9 @@
  * Attacks on the bulk path's cost: files that would make the service work for nothing or write
  * far more than they weigh, and a large, wide file that must not keep the service from answering.
  */
+
+import { ERRORS, MAX_COLUMNS, MAX_ROW_BYTES, RESULT_COLUMNS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { ERRORS, MAX_COLUMNS, MAX_ROW_BYTES, RESULT_COLUMNS } from '../../lib/api/contract';
 import { type Api, useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 import { describeLatency, probeLatency } from '../testing/latency-probe';

@@ -1,8 +1,8 @@
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { API_KEY_HEADER } from '@verimark/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { API_KEY_HEADER } from '../../lib/api/contract';
 import type { ServiceConfig } from '../config';
 import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/types';

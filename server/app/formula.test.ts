@@ -3,9 +3,10 @@
  * values the service writes itself (`mx_host` from DNS, `suggestion` from the local part), must
  * come back as text a spreadsheet will not run.
  */
+
+import { RESULT_COLUMNS } from '@verimark/contract';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { RESULT_COLUMNS } from '../../lib/api/contract';
 import { useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 

@@ -1,6 +1,7 @@
 /** The paths of the OpenAPI document (./openapi.ts): every endpoint, its inputs and answers. */
+
+import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '@verimark/contract';
 import type * as v from 'valibot';
-import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
 import { integerFromDigits, type Json, jsonSchema } from './json-schema';
 import { FileBody, ListQuery, SingleBody, TaskBody, UploadFields } from './validation';
 

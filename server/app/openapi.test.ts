@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { PATHS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { PATHS } from '../../lib/api/contract';
 import { OPENAPI_FILE, openApiText } from '../write-openapi';
 import { buildOpenApi } from './openapi';
 

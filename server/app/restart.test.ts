@@ -1,6 +1,6 @@
+import { type Envelope, PATHS, type SingleResult } from '@verimark/contract';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Envelope, PATHS, type SingleResult } from '../../lib/api/contract';
 import { Api, apiWithNewKey, balanceOf, waitFor } from '../testing/api';
 import { FAKE_DOMAINS as D, type FakeNet, startFakeNet } from '../testing/fake-net';
 import { type RunningService, startService, strayDataFiles } from '../testing/service';

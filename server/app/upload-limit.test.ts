@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { ERRORS, MAX_UPLOAD_BYTES } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { ERRORS, MAX_UPLOAD_BYTES } from '../../lib/api/contract';
 import { useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 import { strayDataFiles } from '../testing/service';

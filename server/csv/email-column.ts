@@ -1,4 +1,4 @@
-import { DEFAULT_EMAIL_COLUMN } from '../../lib/api/contract';
+import { DEFAULT_EMAIL_COLUMN } from '@verimark/contract';
 
 /**
  * Finds the email column in a header row (docs/design.md §3): the requested name (default `Email`)

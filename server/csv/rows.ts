@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { MAX_ROW_BYTES } from '@verimark/contract';
 import Papa from 'papaparse';
-import { MAX_ROW_BYTES } from '../../lib/api/contract';
 import { TimeSlice } from './time-slice';
 
 /**

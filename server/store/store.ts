@@ -4,7 +4,7 @@
  * (server/store/postgres, `DATABASE_URL=postgres://…`), chosen by server/store/open.ts.
  * Every method is async so the route and worker code is the same for both.
  */
-import type { Mode, ServerFileRecord, Verdict } from '../../lib/api/contract';
+import type { Mode, ServerFileRecord, Verdict } from '@verimark/contract';
 import type { QueueDepth } from '../app/metrics';
 import type { HostSlots } from '../engine/limits';
 import type { VerificationResult } from '../engine/types';

@@ -3,9 +3,10 @@
  * parsed a chunk at a time (papaparse) and only the rows of the chosen verdicts are kept, header
  * first. Cells are copied as the service wrote them (its formula escaping included).
  */
+
+import type { Verdict } from '@verimark/contract';
 import Papa from 'papaparse';
 import type { ResultPreview, Subset } from '@/lib/shared/messages';
-import type { Verdict } from '../../api/contract';
 import { verdictOf } from '../../api/verdict';
 import { looksLikeEmail } from '../../csv/detect-column';
 

@@ -1,5 +1,5 @@
+import { DESCRIPTIONS, ERRORS } from '@verimark/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DESCRIPTIONS, ERRORS } from '../../api/contract';
 import { fail, ok, startScriptedServer } from '../../api/testing/scripted-server';
 import { configure, resetBackground } from '../testing/setup';
 import { contentConfig, saveSettings, testConnection } from './settings-handlers';

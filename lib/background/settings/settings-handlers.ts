@@ -1,10 +1,10 @@
 /** getSettings / saveSettings / testConnection / contentConfig. The API key itself never leaves the background. */
 
+import { MODES } from '@verimark/contract';
 import { badgeWords } from '@/lib/shared/badge-words';
 import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '@/lib/shared/messages';
 import { siteEnabled } from '@/lib/shared/site-patterns';
 import { createApiClient } from '../../api/client';
-import { MODES } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
 import { getApiKey, setApiKey } from '../../storage/api-key';

@@ -1,4 +1,4 @@
-import type { Mode } from '../../../lib/api/contract';
+import type { Mode } from '@verimark/contract';
 import type { VerificationResult } from '../../engine/types';
 import { newTaskRow } from '../new-rows';
 import { nowIso, singleResult, type TaskRow, type TaskStore } from '../store';

@@ -22,6 +22,7 @@
  *   top-level label is not all digits (that would be an IPv4 address).
  * - The whole normalized address is ≤ 254 characters (RFC 5321).
  */
+/// <reference path="./punycode-es6.d.ts" />
 import { encode as punycodeEncode } from 'punycode.js/punycode.es6.js';
 
 const MAX_LOCAL = 64;
