@@ -1,5 +1,6 @@
 /**
- * "Running it for a team", tried as a new user would (README): a throwaway Postgres, then
+ * "Running it for a team" (docs/self-hosting.md), tried as a new user would: a throwaway
+ * Postgres, then
  *   A. `npm run service` alone (HTTP + worker), and
  *   B. `npm run service` plus two `npm run service:worker`, one of them SIGKILLed mid-file,
  * each verifying one 20,000-row file against a loopback SMTP peer (16 MX hosts, RCPT answered

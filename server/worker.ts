@@ -1,8 +1,8 @@
 /**
  * `npm run service:worker`: verification only, no HTTP port. Takes single tasks and bulk
- * batches queued by any `npm run service` on the same database (DATABASE_URL; see README
- * "Running it for a team"). SIGINT/SIGTERM: stops taking work, finishes or gives back the
- * running batches, exits.
+ * batches queued by any `npm run service` on the same database (DATABASE_URL; see
+ * docs/self-hosting.md, "Running it for a team"). SIGINT/SIGTERM: stops taking work, finishes or
+ * gives back the running batches, exits.
  */
 import pino from 'pino';
 import { loadConfigOrExit } from './config';

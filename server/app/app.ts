@@ -29,8 +29,9 @@ const ORPHAN_SWEEP_MS = 5 * 60_000;
 const SHUTDOWN_GRACE_MS = 5_000;
 
 /**
- * HTTP timeouts (README, "Settings"): a whole request, body included, gets 5 minutes (a 25 MB
- * upload at ~0.7 Mbit/s); its headers 30 s; a connection silent for 60 s is closed.
+ * HTTP timeouts (docs/self-hosting.md, "Settings"): a whole request, body included, gets 5
+ * minutes (a 25 MB upload at ~0.7 Mbit/s); its headers 30 s; a connection silent for 60 s is
+ * closed.
  */
 export const HTTP_TIMEOUTS = { requestMs: 300_000, headersMs: 30_000, idleMs: 60_000 } as const;
 

@@ -12,7 +12,7 @@ const BLOCK_CHARS = 1024 * 1024;
 /**
  * Blocks handed over and not yet stored before the parse waits (the database is behind). Four,
  * not two: the service's thread also reads the request (and collects garbage), and with two the
- * parse waited on it now and then — 205 against 215 ms for a 23 MB upload, alternating, load ~1.7.
+ * parse waited on it now and then (docs/benchmarks.md, upload acceptance).
  */
 const BLOCKS_IN_FLIGHT = 4;
 
