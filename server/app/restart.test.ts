@@ -146,13 +146,17 @@ describe('a service killed in the middle of a file', () => {
 
 describe('a service stopped gracefully in the middle of a batch', () => {
   it('gives the batch back without counting an attempt: five restarts over one batch still complete the file', async () => {
-    // RCPT at the slow domain takes 600 ms, 8 at a time per host: the file's one batch of 100
-    // rows takes several seconds, longer than any stop's grace, so every SIGTERM below catches
-    // it in flight and the stopping service gives it back.
-    const slowNet = await startFakeNet({ slowMs: 600 });
+    // RCPT at the slow domain takes 1 s, 8 at a time per host: the file's one batch of 100 rows
+    // takes over 12 s, longer than any stop's grace (5 s before SHUTDOWN_GRACE_MS), so every
+    // SIGTERM below, sent as soon as the new process probes, catches it in flight and the
+    // stopping service gives it back.
+    const slowNet = await startFakeNet({ slowMs: 1000 });
     const dataDir = await mkdtemp(join(tmpdir(), 'verimark-graceful-'));
     const env = { ...SLACK, SHUTDOWN_GRACE_MS: '100' };
-    const rcpts = () => slowNet.connectionsFor(D.slow).length;
+    /** RCPT commands for the slow domain so far: they keep coming while a process verifies the batch. */
+    const rcpts = () =>
+      slowNet.allCommands().filter((c) => /^RCPT TO:/i.test(c) && c.toLowerCase().includes(`@${D.slow}>`))
+        .length;
     const mine: RunningService[] = [];
     try {
       let service = await startService({ fakeNet: slowNet, dataDir, env });
