@@ -11,8 +11,6 @@ import { Workers } from './jobs/workers';
 import { exitOnSignals } from './shutdown';
 import { openStore } from './store/open';
 
-const GRACE_MS = 5_000;
-
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const log = pino({ level: config.logLevel });
@@ -28,7 +26,7 @@ async function main(): Promise<void> {
     log,
     stopping: 'worker stopping',
     failed: 'worker shutdown failed',
-    close: () => workers.stop(GRACE_MS).then(() => store.close()),
+    close: () => workers.stop(config.shutdownGraceMs).then(() => store.close()),
   });
 }
 

@@ -164,6 +164,17 @@ export function openApiPaths(): Json {
         responses: { ...ok(DESCRIPTIONS.account, 'Account'), ...errors(401, 429) },
       }),
     },
+    [PATHS.bulkFile]: {
+      delete: operation({
+        summary:
+          "Delete one of the key's files with its uploaded rows and results at once (our service only; an unfinished file refunds its rows not verified yet)",
+        parameters: [{ name: 'file_id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          ...ok(DESCRIPTIONS.fileDeleted, 'FileDeleted'),
+          ...errors(401, [404, ERRORS.fileNotFound], 429),
+        },
+      }),
+    },
     [OPS_PATHS.health]: {
       get: operation({
         summary: 'Health check: ok once the database answers',

@@ -72,4 +72,6 @@ export const AccountResultSchema = envelope(
   }),
 );
 
+export const FileDeletedSchema = envelope(v.object({ file_id: v.string() }));
+
 export const HealthSchema = v.object({ status: v.literal('ok') });

@@ -25,6 +25,8 @@ describe('docs/openapi.json', () => {
     );
     expect(doc.paths['/healthz']?.get?.security).toEqual([]);
     expect(doc.paths[PATHS.account]?.get?.security).toBeUndefined();
+    expect(doc.paths[PATHS.bulkFile]?.delete).toBeDefined();
+    expect(doc.paths[PATHS.bulkFile]?.delete?.security).toBeUndefined();
   });
 
   it('carries the validation rules of the routes (bounds, enums, required fields)', () => {

@@ -1,6 +1,6 @@
 import { RESULT_COLUMNS } from '@verimark/contract';
+import { csvLine } from '@verimark/contract/csv-cell';
 import type { NewBatch } from '../store/store';
-import { csvLine } from './verify-batch';
 
 /**
  * A batch is closed early once its cells reach about this many characters (of JSON), so wide rows (cells of
@@ -12,7 +12,7 @@ const BLOCK_CHARS = 1024 * 1024;
 /**
  * Blocks handed over and not yet stored before the parse waits (the database is behind). Four,
  * not two: the service's thread also reads the request (and collects garbage), and with two the
- * parse waited on it now and then (docs/benchmarks.md, upload acceptance).
+ * parse waited on it now and then — 205 against 215 ms for a 23 MB upload, alternating, load ~1.7.
  */
 const BLOCKS_IN_FLIGHT = 4;
 

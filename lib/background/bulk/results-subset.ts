@@ -1,10 +1,13 @@
 /**
  * Result subsets computed in the extension, so they work with any service: the results CSV is
  * parsed a chunk at a time (papaparse) and only the rows of the chosen verdicts are kept, header
- * first. Cells are copied as the service wrote them (its formula escaping included).
+ * first. Cells are written by the same rule as the service's results file (contract/src/csv-cell.ts):
+ * a formula cell another service left as is goes out neutralised, one already neutralised stays
+ * as it is, and a cell holding `;` or TAB is quoted.
  */
 
 import type { Verdict } from '@verimark/contract';
+import { csvLine } from '@verimark/contract/csv-cell';
 import Papa from 'papaparse';
 import type { ResultPreview, Subset } from '@/lib/shared/messages';
 import { verdictOf } from '../../api/verdict';
@@ -63,7 +66,7 @@ export function filterResults(source: CsvSource, subset: Subset): Promise<{ part
             reject(new NoVerdictColumnError('The results have no verdict column'));
             return;
           }
-          parts.push(`${Papa.unparse([header])}\r\n`);
+          parts.push(csvLine(header));
           body = rest;
         }
         const at = column;
@@ -72,7 +75,7 @@ export function filterResults(source: CsvSource, subset: Subset): Promise<{ part
           return verdict !== null && keep.has(verdict);
         });
         rows += kept.length;
-        if (kept.length > 0) parts.push(`${Papa.unparse(kept)}\r\n`);
+        if (kept.length > 0) parts.push(kept.map(csvLine).join(''));
       },
       complete: () => {
         if (!failed) resolve({ parts, rows });

@@ -72,6 +72,14 @@ export class PgTaskStore implements TaskStore {
     );
   }
 
+  async purge(before: string): Promise<number> {
+    const result = await this.pool.query(
+      "DELETE FROM single_tasks WHERE state = 'completed' AND updated_at < $1",
+      [before],
+    );
+    return result.rowCount ?? 0;
+  }
+
   async release(id: string, owner: string): Promise<void> {
     await this.pool.query(
       "UPDATE single_tasks SET lease_until = NULL WHERE id = $1 AND lease_owner = $2 AND state = 'pending'",

@@ -102,7 +102,7 @@ export class SqliteBatchQueue implements BatchQueue {
   async release(fileId: string, firstRow: number, owner: string): Promise<void> {
     prepared(
       this.db,
-      `UPDATE file_batches SET lease_until = NULL
+      `UPDATE file_batches SET lease_until = NULL, attempts = MAX(attempts - 1, 0)
          WHERE file_id = ? AND first_row = ? AND lease_owner = ? AND state = 'open'`,
     ).run(fileId, firstRow, owner);
   }

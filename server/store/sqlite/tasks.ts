@@ -78,6 +78,12 @@ export class SqliteTaskStore implements TaskStore {
     })();
   }
 
+  async purge(before: string): Promise<number> {
+    return prepared(this.db, "DELETE FROM single_tasks WHERE state = 'completed' AND updated_at < ?").run(
+      before,
+    ).changes;
+  }
+
   async release(id: string, owner: string): Promise<void> {
     prepared(
       this.db,
