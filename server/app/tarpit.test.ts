@@ -16,7 +16,7 @@ import { TEST_STORES, usePostgres } from '../testing/postgres-suite';
 import { type RunningService, type RunningWorker, startService, startWorker } from '../testing/service';
 
 const HOSTS = 50;
-const DEADLINE_MS = 3000;
+const DEADLINE_MS = 4000;
 /** Loopback addresses of the silent hosts: 127.0.0.10 … 127.0.0.59. */
 const silentIp = (i: number) => `127.0.0.${10 + i}`;
 
@@ -97,7 +97,8 @@ describe.each(TEST_STORES)('on %s', (store) => {
   beforeAll(async () => {
     const env = {
       DNS_SERVERS: dns.address,
-      SMTP_TIMEOUT_MS: '1000',
+      // Also the DNS timeout (two tries): generous, so a loaded machine's slow answer is no failure.
+      SMTP_TIMEOUT_MS: '2000',
       VERIFY_DEADLINE_MS: String(DEADLINE_MS),
       WORKER_POLL_MS: '100',
       // The test polls every task's status often: that is not what is being limited here.
@@ -151,25 +152,34 @@ describe.each(TEST_STORES)('on %s', (store) => {
     const mine = await Promise.all(
       ['alice', 'bob', 'info'].map((m) => queue(other, `${m}@deliverable.test`)),
     );
-    const results = await waitFor(async () => {
-      const all = await Promise.all(mine.map((id) => resultOf(other, id)));
-      return all.every((r) => r !== null) ? all : null;
-    }, 30_000);
+    const results = await waitFor(
+      async () => {
+        const all = await Promise.all(mine.map((id) => resultOf(other, id)));
+        return all.every((r) => r !== null) ? all : null;
+      },
+      30_000,
+      200,
+    );
     const took = Date.now() - started;
     const floodStill = (await Promise.all(backlog.map((id) => resultOf(flood, id)))).filter(
       (r) => r === null,
     );
-    expect(results.map((r) => r?.status)).toEqual(['deliverable', 'deliverable', 'deliverable']);
+    expect(results.map((r) => `${r?.status}/${r?.reason}`)).toEqual(Array(3).fill('deliverable/accepted_email'));
     // Done before the backlog: under first-come-first-served they would wait for rounds of it.
     expect(floodStill.length).toBeGreaterThan(0);
     expect(took).toBeLessThan(DEADLINE_MS);
     // The backlog still ends, every one unknown and refunded.
-    const flooded = await waitFor(async () => {
-      const all = await Promise.all(backlog.map((id) => resultOf(flood, id)));
-      return all.every((r) => r !== null) ? all : null;
-    }, 60_000);
-    expect(new Set(flooded.map((r) => `${r?.status}/${r?.credits_refunded}`))).toEqual(
-      new Set(['unknown/1']),
+    const flooded = await waitFor(
+      async () => {
+        const all = await Promise.all(backlog.map((id) => resultOf(flood, id)));
+        return all.every((r) => r !== null) ? all : null;
+      },
+      60_000,
+      1000,
+    );
+    // … each held to its deadline on the silent hosts (not ended early by anything else).
+    expect(new Set(flooded.map((r) => `${r?.status}/${r?.reason}/${r?.credits_refunded}`))).toEqual(
+      new Set(['unknown/smtp_timeout/1']),
     );
   }, 90_000);
 });
