@@ -98,7 +98,7 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
     maxAge: 86_400,
   });
   // Before the door: failed requests per client address, ahead of any key lookup.
-  installDoorLimit(app, Math.min(config.rateLimitPerMin, DOOR_LIMIT_PER_MIN));
+  installDoorLimit(app, DOOR_LIMIT_PER_MIN);
   // After it: an authenticated request counts against its key (never a header value the client
   // made up), any other (downloads, health) against its address.
   await app.register(rateLimit, {

@@ -10,8 +10,11 @@ import { API_KEY_HEADER, PATHS } from '../../lib/api/contract';
 import { type Api, apiWithNewKey, waitFor } from '../testing/api';
 import { type FakeNet, startFakeNet } from '../testing/fake-net';
 import { type RunningService, startService } from '../testing/service';
+import { DOOR_LIMIT_PER_MIN } from './door-limit';
 
+/** RATE_LIMIT_PER_MIN here; the limit before the door is its own (DOOR_LIMIT_PER_MIN, 30). */
 const LIMIT = 20;
+const DOOR = DOOR_LIMIT_PER_MIN;
 let net: FakeNet;
 /** Behind a trusted proxy on 127.0.0.1: X-Forwarded-For names the client. */
 let proxied: RunningService;
@@ -47,8 +50,8 @@ describe('before the door', () => {
       const headers = { 'x-forwarded-for': client, [API_KEY_HEADER]: `vm_guess${i}` };
       statuses.push(await get(proxied.baseUrl, PATHS.account, headers));
     }
-    expect(statuses.slice(0, LIMIT)).toEqual(Array(LIMIT).fill(401));
-    expect(statuses.slice(LIMIT)).toEqual(Array(100 - LIMIT).fill(429));
+    expect(statuses.slice(0, DOOR)).toEqual(Array(DOOR).fill(401));
+    expect(statuses.slice(DOOR)).toEqual(Array(100 - DOOR).fill(429));
     // A request without a key from there too; the same key from another address goes through.
     expect(await get(proxied.baseUrl, PATHS.account, { 'x-forwarded-for': client })).toBe(429);
     const good = { 'x-forwarded-for': newClient(), [API_KEY_HEADER]: proxied.apiKey };
@@ -57,13 +60,13 @@ describe('before the door', () => {
 
   it('ignores X-Forwarded-For unless TRUST_PROXY trusts the sender', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < LIMIT + 5; i++) {
+    for (let i = 0; i < DOOR + 5; i++) {
       statuses.push(await get(direct.baseUrl, PATHS.account, { 'x-forwarded-for': `203.0.113.${i + 1}` }));
     }
-    expect(statuses.slice(LIMIT)).toEqual(Array(5).fill(429));
+    expect(statuses.slice(DOOR)).toEqual(Array(5).fill(429));
     // Behind the trusted proxy, as many different clients are each under the limit.
     const spread: number[] = [];
-    for (let i = 0; i < LIMIT + 5; i++) {
+    for (let i = 0; i < DOOR + 5; i++) {
       spread.push(await get(proxied.baseUrl, PATHS.account, { 'x-forwarded-for': newClient() }));
     }
     expect(new Set(spread)).toEqual(new Set([401]));

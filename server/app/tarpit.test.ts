@@ -164,7 +164,9 @@ describe.each(TEST_STORES)('on %s', (store) => {
     const floodStill = (await Promise.all(backlog.map((id) => resultOf(flood, id)))).filter(
       (r) => r === null,
     );
-    expect(results.map((r) => `${r?.status}/${r?.reason}`)).toEqual(Array(3).fill('deliverable/accepted_email'));
+    expect(results.map((r) => `${r?.status}/${r?.reason}`)).toEqual(
+      Array(3).fill('deliverable/accepted_email'),
+    );
     // Done before the backlog: under first-come-first-served they would wait for rounds of it.
     expect(floodStill.length).toBeGreaterThan(0);
     expect(took).toBeLessThan(DEADLINE_MS);
