@@ -28,6 +28,11 @@ export interface ServiceConfig {
   retentionDays: number;
   /** How long a stopping process waits for running verifications before it gives them back. */
   shutdownGraceMs: number;
+  /**
+   * Fastify's trustProxy (TRUST_PROXY): which proxies may set the client address through
+   * X-Forwarded-For — false (none, the default), a hop count, or addresses / CIDR ranges.
+   */
+  trustProxy: boolean | number | string[];
   engine: EngineConfig;
   /** Batches one worker process verifies at the same time. */
   batchConcurrency: number;
@@ -100,6 +105,7 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     rateLimitPerMin: int(env, 'RATE_LIMIT_PER_MIN', 600, 1),
     retentionDays: int(env, 'RETENTION_DAYS', 30),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 5000),
+    trustProxy: trustProxy(text(env, 'TRUST_PROXY')),
     engine: {
       dnsServers: (text(env, 'DNS_SERVERS') ?? '')
         .split(',')
@@ -115,12 +121,44 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       proxyTimeoutMs: int(env, 'SMTP_PROXY_TIMEOUT_MS', 5000, 1),
       globalConcurrency: 32,
       perHostConcurrency: 8,
+      perDomainConcurrency: 8,
+      verifyDeadlineMs: int(env, 'VERIFY_DEADLINE_MS', 60_000, 100),
+      maxMxHosts: int(env, 'MAX_MX_HOSTS', 5, 1),
     },
     batchConcurrency: 2,
     singleConcurrency: 16,
     batchRows: 100,
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
   };
+}
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY besides addresses and CIDRs. */
+const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: unset or `false` → no proxy is trusted (the client address is the connection's);
+ * `true` → any (only when nothing but the proxy can reach the service); a number → that many
+ * hops; else a comma list of proxy addresses, CIDR ranges or `loopback`/`linklocal`/`uniquelocal`.
+ */
+export function trustProxy(raw: string | null): boolean | number | string[] {
+  if (raw === null || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const family = net.isIP(address);
+    const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (!(RANGE_NAMES.includes(entry) || (family !== 0 && okBits && extra === undefined))) {
+      throw new ConfigError(
+        'TRUST_PROXY must be true, false, a hop count, or a comma list of addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+      );
+    }
+  }
+  return entries.length > 0 ? entries : false;
 }
 
 function isSocks5Url(value: string): boolean {

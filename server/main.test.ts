@@ -5,9 +5,11 @@ import { PATHS } from '@verimark/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Api, waitFor } from './testing/api';
 import { type FakeNet, startFakeNet } from './testing/fake-net';
+import { usePostgres } from './testing/postgres-suite';
 import { type RunningService, startService } from './testing/service';
 
 let net: FakeNet;
+const pg = usePostgres();
 let dataDir = '';
 const started: RunningService[] = [];
 
@@ -54,5 +56,21 @@ describe('npm run service', () => {
     });
     expect(entries.find((e) => e.msg === 'request completed')?.res?.statusCode).toBe(200);
     expect(service.output()).not.toContain(service.apiKey);
+  });
+});
+
+describe('npm run service with DATABASE_URL', () => {
+  it('makes no demo key on an empty Postgres database', async () => {
+    net ??= await startFakeNet();
+    const service = await startService({ fakeNet: net, databaseUrl: pg.url() });
+    started.push(service);
+    expect(service.output()).not.toContain('Demo API key');
+    expect(service.output()).toContain('Create an API key with');
+    // The only key is the one the test helper made afterwards.
+    const keys = (await service.admin(['list-keys']))
+      .trim()
+      .split('\n')
+      .filter((l) => /credits=/.test(l));
+    expect(keys).toHaveLength(1);
   });
 });

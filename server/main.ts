@@ -12,8 +12,12 @@ import { openStore } from './store/open';
 /** Credits of the demo key created on an empty database. */
 const DEMO_CREDITS = 1000;
 
-/** On an empty database, a demo key to try the service with; null otherwise. */
+/**
+ * On an empty embedded SQLite database, a demo key to try the service with; null otherwise. Never
+ * with DATABASE_URL: a shared (production) database gets its keys from `service:admin` only.
+ */
 async function ensureDemoKey(config: ServiceConfig): Promise<string | null> {
+  if (config.databaseUrl) return null;
   const store = await openStore(config);
   try {
     if ((await store.keys.count()) > 0) return null;

@@ -8,18 +8,19 @@ import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/types';
 import { Workers } from '../jobs/workers';
 import { DataPaths } from '../paths';
-import { hashApiKey } from '../store/ids';
 import { openStore } from '../store/open';
 import { purgeOlderThan } from '../store/retention';
 import type { Store } from '../store/store';
 import { accountRoute } from './account-route';
-import { authenticate, presentedKey } from './auth';
+import { authenticate } from './auth';
 import { bulkRoutes } from './bulk-routes';
 import { bulkUploadRoute } from './bulk-upload';
 import type { AppContext } from './context';
 import { deleteFileRoute } from './delete-file-route';
+import { DOOR_LIMIT_PER_MIN, installDoorLimit } from './door-limit';
 import { downloadRoute } from './download-route';
 import { installErrorHandlers } from './errors';
+import { loggerOptions } from './log-redaction';
 import { ServiceMetrics } from './metrics';
 import { opsRoutes } from './ops-routes';
 import { removeOrphanUploads } from './receiving-cleanup';
@@ -53,7 +54,15 @@ interface BuildOptions {
  */
 export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel },
+    logger: opts.logger === false ? false : loggerOptions(config.logLevel),
+    // A hop count as proxy-addr reads it: the nearest n proxies may set the client address.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     bodyLimit: 64 * 1024,
     requestTimeout: HTTP_TIMEOUTS.requestMs,
     connectionTimeout: HTTP_TIMEOUTS.idleMs,
@@ -91,13 +100,15 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
     exposedHeaders: ['retry-after', 'content-disposition'],
     maxAge: 86_400,
   });
+  // Before the door: failed requests per client address, ahead of any key lookup.
+  installDoorLimit(app, DOOR_LIMIT_PER_MIN);
+  // After it: an authenticated request counts against its key (never a header value the client
+  // made up), any other (downloads, health) against its address.
   await app.register(rateLimit, {
     max: config.rateLimitPerMin,
     timeWindow: 60_000,
-    keyGenerator: (request) => {
-      const key = presentedKey(request);
-      return key ? `key:${hashApiKey(key)}` : `ip:${request.ip}`;
-    },
+    hook: 'preHandler',
+    keyGenerator: (request) => (request.account ? `key:${request.account.id}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, error: 429 }),
   });
   await app.register(multipart, { throwFileSizeLimit: false });

@@ -70,8 +70,16 @@ function asClientError(err: unknown): never {
   throw err;
 }
 
-/** POST /verify/bulk: takes one credit per address at upload and queues the file's batches. */
+/** Uploads one key may stream to this process at the same time; one more is answered 429. */
+export const UPLOADS_PER_KEY = 2;
+
+/**
+ * POST /verify/bulk: takes one credit per address at upload and queues the file's batches. A key
+ * without credit, or already streaming UPLOADS_PER_KEY uploads here, is refused before the body
+ * is read (402, 429): the rest of it is discarded unread.
+ */
 export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
+  const streaming = new Map<string, number>();
   // The upload scanner's thread is loaded before the service answers. Should it fail to start,
   // the service still serves the rest; each upload then tries to start it again.
   app.addHook('onReady', async () => {
@@ -81,6 +89,20 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
   });
   app.post(PATHS.bulk, async (request) => {
     const key = account(request);
+    if (key.credits <= 0) throw new HttpError(402, ERRORS.insufficientCredits);
+    const uploads = streaming.get(key.id) ?? 0;
+    if (uploads >= UPLOADS_PER_KEY) throw new HttpError(429, ERRORS.rateLimited);
+    streaming.set(key.id, uploads + 1);
+    try {
+      return await receiveUpload(request, key.id);
+    } finally {
+      const left = (streaming.get(key.id) ?? 1) - 1;
+      if (left > 0) streaming.set(key.id, left);
+      else streaming.delete(key.id);
+    }
+  });
+
+  async function receiveUpload(request: FastifyRequest, keyId: string) {
     if (!request.isMultipart()) throw badRequest();
     const id = newId();
     // The file row, `receiving` (hidden, unclaimable), is inserted with the first block of
@@ -88,7 +110,7 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
     // after its last byte.
     let created: Promise<number> | undefined;
     const receiving = () => {
-      created ??= ctx.files.receive({ id, keyId: key.id, owner: PROCESS_OWNER });
+      created ??= ctx.files.receive({ id, keyId, owner: PROCESS_OWNER });
       return created;
     };
     // Should this fail, the start-up sweep removes the file later (server/app/receiving-cleanup.ts).
@@ -133,5 +155,5 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
       await upload.discard();
       if (!accepted) await removeReceiving();
     }
-  });
+  }
 }

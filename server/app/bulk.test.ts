@@ -8,6 +8,7 @@ import { type Api, useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 import { TEST_STORES } from '../testing/postgres-suite';
 import { strayDataFiles } from '../testing/service';
+import { UPLOADS_PER_KEY } from './bulk-upload';
 
 async function download(url: string): Promise<{ status: number; type: string | null; text: string }> {
   const response = await fetch(url);
@@ -197,9 +198,12 @@ describe.each(TEST_STORES)('on %s', (store) => {
 
     it('never overdraws under concurrent uploads', async () => {
       const key = await newKey(5);
-      const replies = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => key.upload(`Email\nr${i}@${D.rejecting}\n`)),
-      );
+      // As many at once as a key may stream (UPLOADS_PER_KEY), wave after wave.
+      const replies: Awaited<ReturnType<typeof key.upload>>[] = [];
+      for (let wave = 0; wave < 12; wave += UPLOADS_PER_KEY) {
+        const at = Array.from({ length: UPLOADS_PER_KEY }, (_, i) => wave + i);
+        replies.push(...(await Promise.all(at.map((i) => key.upload(`Email\nr${i}@${D.rejecting}\n`)))));
+      }
       expect(replies.filter((r) => r.status === 200)).toHaveLength(5);
       expect(replies.filter((r) => r.status === 402)).toHaveLength(7);
       expect(await balance(key)).toBe(0);

@@ -37,6 +37,9 @@ export function downloadRoute(app: FastifyInstance, ctx: AppContext): void {
     }
     const file = await ctx.files.getById(fileId);
     if (file?.state !== 'completed') throw new HttpError(404, ERRORS.fileNotFound);
+    // A revoked key's links die with it, however long their signature would still hold.
+    const owner = await ctx.keys.get(file.key_id);
+    if (!owner || owner.revoked_at !== null) throw new HttpError(403, 'Invalid or expired download link');
     // Files completed before results moved into the database have theirs in DATA_DIR/results.
     const legacyPath = ctx.paths.result(fileId);
     const legacy = file.result_header === '';

@@ -29,6 +29,31 @@ export type { EngineLogger };
 
 const silent: EngineLogger = { debug: () => {}, warn: () => {} };
 const DEFAULT_DNS_TIMEOUT_MS = 5000;
+/** VERIFY_DEADLINE_MS and MAX_MX_HOSTS when the configuration leaves them out (docs/design.md §4). */
+export const DEFAULT_VERIFY_DEADLINE_MS = 60_000;
+export const DEFAULT_MAX_MX_HOSTS = 5;
+
+/**
+ * `work`'s value, or `late()` once `signal` fires first; a rejection of `work` after that is
+ * dropped (its connections were cut by the same signal).
+ */
+function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal, late: () => T): Promise<T> {
+  if (signal.aborted) return Promise.resolve(late());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => resolve(late());
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
 
 const NOT_TESTED: Checks = untestedChecks();
 
@@ -109,7 +134,12 @@ export function createEngine(
   const ctx: ProbeContext = {
     config,
     resolver,
-    limits: createLimits(config.globalConcurrency, config.perHostConcurrency, config.hostSlots),
+    limits: createLimits(
+      config.globalConcurrency,
+      config.perHostConcurrency,
+      config.hostSlots,
+      config.perDomainConcurrency ?? config.perHostConcurrency,
+    ),
     logger,
     connector: createConnector(config),
   };
@@ -120,6 +150,8 @@ export function createEngine(
     hooks.onProbe?.(outcome);
     return outcome;
   };
+  const deadlineMs = config.verifyDeadlineMs ?? DEFAULT_VERIFY_DEADLINE_MS;
+  const maxMxHosts = Math.max(1, config.maxMxHosts ?? DEFAULT_MAX_MX_HOSTS);
   const scopes = new ScopeRegistry();
   const dnsHealth = cachedDnsHealth(resolver, config.dnsCanaries ?? DEFAULT_DNS_CANARIES);
 
@@ -156,29 +188,52 @@ export function createEngine(
       suggestion: suggestAddress(local, domain),
     });
 
-    const route = await memo(state.routes, domain, () => resolveRoute(resolver, domain));
-    if (route.kind === 'nxdomain' && (await dnsHealth()).usable === false) {
-      // The resolver denies domains that certainly exist: its NXDOMAIN is not a verdict.
-      logger.warn({ domain }, 'DNS answers NXDOMAIN for well-known domains: not usable');
-      return finish({ status: 'unknown', reason: 'dns_unusable', mx_host: null, checks: {} });
-    }
-    if (route.kind !== 'hosts') return finish(fromRoute(route));
-    const mxHost = route.hosts[0]?.name ?? null;
-    provider = providerOf(mxHost);
-    if (flags.disposable) {
-      return finish({ status: 'risky', reason: 'disposable', mx_host: mxHost, checks: { mx_found: true } });
-    }
+    // The route and the probe run under the deadline; past it the verification is unknown (and
+    // refunded) and whatever it still had open is closed.
+    let mxHost: string | null = null;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), deadlineMs);
+    const decide = async (): Promise<Decision> => {
+      const route = await memo(state.routes, domain, () => resolveRoute(resolver, domain));
+      if (route.kind === 'nxdomain' && (await dnsHealth()).usable === false) {
+        // The resolver denies domains that certainly exist: its NXDOMAIN is not a verdict.
+        logger.warn({ domain }, 'DNS answers NXDOMAIN for well-known domains: not usable');
+        return { status: 'unknown', reason: 'dns_unusable', mx_host: null, checks: {} };
+      }
+      if (route.kind !== 'hosts') return fromRoute(route);
+      mxHost = route.hosts[0]?.name ?? null;
+      provider = providerOf(mxHost);
+      if (flags.disposable) {
+        return { status: 'risky', reason: 'disposable', mx_host: mxHost, checks: { mx_found: true } };
+      }
 
-    const catchAllMode = mode === 'catch_all';
-    const request = { email, domain, hosts: route.hosts, catchAllMode, scope: state, provider };
-    let outcome = await observedProbe(request);
-    if (outcome.kind === 'transient') {
-      logger.debug({ email, host: outcome.host, reply: outcome.reply }, 'transient answer, retrying once');
-      await sleep(config.greylistRetryMs);
-      outcome = await observedProbe(request);
+      const catchAllMode = mode === 'catch_all';
+      const hosts = route.hosts.slice(0, maxMxHosts);
+      const signal = deadline.signal;
+      const request = { email, domain, hosts, catchAllMode, scope: state, provider, signal };
+      let outcome = await observedProbe(request);
+      if (outcome.kind === 'transient' && !signal.aborted) {
+        logger.debug({ email, host: outcome.host, reply: outcome.reply }, 'transient answer, retrying once');
+        await sleep(config.greylistRetryMs, undefined, { signal }).catch(() => {});
+        if (!signal.aborted) outcome = await observedProbe(request);
+      }
+      const result = fromProbe(outcome, catchAllMode, provider);
+      return { ...result, checks: { mx_found: true, ...result.checks } };
+    };
+    const timedOut = (): Decision => {
+      logger.warn({ domain, deadlineMs }, 'verification deadline passed');
+      return {
+        status: 'unknown',
+        reason: 'smtp_timeout',
+        mx_host: mxHost,
+        checks: mxHost ? { mx_found: true } : {},
+      };
+    };
+    try {
+      return finish(await beforeDeadline(decide(), deadline.signal, timedOut));
+    } finally {
+      clearTimeout(timer);
     }
-    const result = fromProbe(outcome, catchAllMode, provider);
-    return finish({ ...result, checks: { mx_found: true, ...result.checks } });
   }
 
   return { verify, newScope: () => scopes.create() };

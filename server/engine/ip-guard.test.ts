@@ -19,15 +19,33 @@ describe('isPrivateAddress', () => {
     'fd00::1',
     '::ffff:127.0.0.1',
     '::ffff:10.0.0.1',
+    '::ffff:7f00:1',
+    '64:ff9b::7f00:1',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a00:1',
+    '64:ff9b::c0a8:101',
+    '64:ff9b:1::808:808',
+    '2002:7f00:1::1',
+    '2002:c0a8:101::',
+    '::7f00:1',
+    '::8.8.8.8',
+    'fec0::1',
+    'feff::1',
     'not-an-ip',
   ])('refuses %s', (address) => {
     expect(isPrivateAddress(address)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '172.32.0.1', '192.0.2.1', '2001:4860:4860::8888', '::ffff:8.8.8.8'])(
-    'allows %s',
-    (address) => {
-      expect(isPrivateAddress(address)).toBe(false);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '172.32.0.1',
+    '192.0.2.1',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '2a00:1450:4001::1b',
+  ])('allows %s', (address) => {
+    expect(isPrivateAddress(address)).toBe(false);
+  });
 });

@@ -56,6 +56,28 @@ describe('createLimits', () => {
     expect(m.peak.get('b')).toBeLessThanOrEqual(2);
   });
 
+  it('bounds the conversations of one domain across all its hosts, other domains go on', async () => {
+    const limits = createLimits(8, 8, null, 2);
+    let running = 0;
+    let peak = 0;
+    const log: string[] = [];
+    const task = (name: string, ms: number) => async () => {
+      peak = Math.max(peak, ++running);
+      await new Promise((r) => setTimeout(r, ms));
+      running--;
+      log.push(name);
+      return name;
+    };
+    // A domain with ten MX hosts: without the group limit all ten would run at once.
+    const tarpit = Array.from({ length: 10 }, (_, i) =>
+      limits.run(`mx${i}.tarpit`, task(`t${i}`, 30), undefined, 'tarpit.test'),
+    );
+    const other = limits.run('mx.other', task('other', 1), undefined, 'other.test');
+    await Promise.all([...tarpit, other]);
+    expect(peak).toBe(3); // two of the domain's, one of another domain
+    expect(log[0]).toBe('other');
+  });
+
   it('keeps the per-host limit across processes sharing slots', async () => {
     const m = meter();
     const slots = new MemorySlots(2);

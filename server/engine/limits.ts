@@ -10,6 +10,10 @@
  * would starve the other processes. The global limit stays per process, so adding worker
  * processes adds capacity.
  *
+ * `perGroup` bounds conversations of one group (the domain being verified) across all its hosts,
+ * so a domain with many MX hosts cannot take every global slot: a host's queue then starts its
+ * first conversation whose group has room.
+ *
  * A conversation that is no longer wanted before it starts (`cancel` fires: its row was served
  * on another row's open connection, ./session-share.ts) leaves its host's queue: it never
  * takes a slot, in-process or shared, nor holds up the conversations queued behind it.
@@ -18,9 +22,10 @@
 export interface Limits {
   /**
    * Runs `task` holding a global slot and a slot of `host`. When `cancel` fires before the task
-   * has started, the task never runs and the promise rejects with the signal's reason.
+   * has started, the task never runs and the promise rejects with the signal's reason. `group`
+   * (the domain) counts against the per-group limit.
    */
-  run<T>(host: string, task: () => Promise<T>, cancel?: AbortSignal): Promise<T>;
+  run<T>(host: string, task: () => Promise<T>, cancel?: AbortSignal, group?: string): Promise<T>;
 }
 
 /** A shared slot taken (release it when done), or a promise settled when one may be free again. */
@@ -44,6 +49,7 @@ interface Job {
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
   cancel?: AbortSignal;
+  group?: string;
 }
 
 interface HostState {
@@ -56,11 +62,35 @@ interface HostState {
   blocked: boolean;
 }
 
-export function createLimits(global: number, perHost: number, shared?: HostSlots | null): Limits {
+export function createLimits(
+  global: number,
+  perHost: number,
+  shared?: HostSlots | null,
+  perGroup = Number.POSITIVE_INFINITY,
+): Limits {
   const globalMax = Math.max(1, global);
   const hostMax = Math.max(1, perHost);
+  const groupMax = Math.max(1, perGroup);
   const hosts = new Map<string, HostState>();
+  /** Conversations running (or asking for their shared slot) per group. */
+  const groups = new Map<string, number>();
   let active = 0;
+
+  const hasRoom = (job: Job) => job.group === undefined || (groups.get(job.group) ?? 0) < groupMax;
+  /** Takes the first queued job of the host whose group has room. */
+  const pick = (state: HostState): Job | undefined => {
+    const at = state.queue.findIndex(hasRoom);
+    return at < 0 ? undefined : state.queue.splice(at, 1)[0];
+  };
+  const enter = (job: Job) => {
+    if (job.group !== undefined) groups.set(job.group, (groups.get(job.group) ?? 0) + 1);
+  };
+  const leave = (job: Job) => {
+    if (job.group === undefined) return;
+    const left = (groups.get(job.group) ?? 1) - 1;
+    if (left <= 0) groups.delete(job.group);
+    else groups.set(job.group, left);
+  };
 
   const forget = (host: string, state: HostState) => {
     // Forget idle hosts so a long-running service does not keep one entry per host ever seen.
@@ -80,8 +110,10 @@ export function createLimits(global: number, perHost: number, shared?: HostSlots
     run.then(job.resolve, job.reject).finally(async () => {
       // A shared slot goes on to this host's next conversation for a while: no release and
       // question per conversation when they are short, yet other processes get their turn.
-      const next = release && performance.now() - takenAt < HOLD_MS ? state.queue.shift() : undefined;
+      leave(job);
+      const next = release && performance.now() - takenAt < HOLD_MS ? pick(state) : undefined;
       if (next) {
+        enter(next);
         execute(host, state, next, release, takenAt);
         return;
       }
@@ -93,8 +125,8 @@ export function createLimits(global: number, perHost: number, shared?: HostSlots
     });
   };
 
-  const ask = (host: string, state: HostState, slots: HostSlots) => {
-    const job = state.queue.shift() as Job;
+  const ask = (host: string, state: HostState, slots: HostSlots, job: Job) => {
+    enter(job);
     active++;
     state.running++;
     state.asking = true;
@@ -107,6 +139,7 @@ export function createLimits(global: number, perHost: number, shared?: HostSlots
           return;
         }
         // Back to the head of its queue, unless it was cancelled while asking.
+        leave(job);
         if (job.cancel?.aborted) job.reject(job.cancel.reason);
         else state.queue.unshift(job);
         active--;
@@ -121,6 +154,7 @@ export function createLimits(global: number, perHost: number, shared?: HostSlots
       },
       (err: unknown) => {
         state.asking = false;
+        leave(job);
         active--;
         state.running--;
         job.reject(err);
@@ -138,22 +172,25 @@ export function createLimits(global: number, perHost: number, shared?: HostSlots
       for (const [host, state] of hosts) {
         if (active >= globalMax) return;
         if (state.queue.length === 0 || state.running >= hostMax || state.asking || state.blocked) continue;
+        const job = pick(state);
+        if (!job) continue; // every queued conversation's domain is at its limit
         progressed = true;
         // Move the host to the end: the next free slot goes to another host first.
         hosts.delete(host);
         hosts.set(host, state);
-        if (shared) ask(host, state, shared);
+        if (shared) ask(host, state, shared, job);
         else {
+          enter(job);
           active++;
           state.running++;
-          execute(host, state, state.queue.shift() as Job, null);
+          execute(host, state, job, null);
         }
       }
     }
   };
 
   return {
-    run<T>(host: string, task: () => Promise<T>, cancel?: AbortSignal): Promise<T> {
+    run<T>(host: string, task: () => Promise<T>, cancel?: AbortSignal, group?: string): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         if (cancel?.aborted) return reject(cancel.reason);
         let found = hosts.get(host);
@@ -162,7 +199,7 @@ export function createLimits(global: number, perHost: number, shared?: HostSlots
           hosts.set(host, found);
         }
         const state = found;
-        const job: Job = { task, resolve: resolve as (value: unknown) => void, reject, cancel };
+        const job: Job = { task, resolve: resolve as (value: unknown) => void, reject, cancel, group };
         state.queue.push(job);
         cancel?.addEventListener(
           'abort',

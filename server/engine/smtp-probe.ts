@@ -62,6 +62,8 @@ export interface ProbeRequest {
   scope: ScopeState;
   /** The provider of the first MX host, when recognised. */
   provider?: Provider | null;
+  /** The verification's deadline: no new host is tried and open connections are cut once it fires. */
+  signal?: AbortSignal;
 }
 
 /** Addresses tried per MX host, so a host with many A records cannot stall a probe. */
@@ -144,7 +146,7 @@ async function attempt(
   try {
     session = await (ctx.open
       ? ctx.open(address)
-      : openSmtpSession(address, smtpPort, smtpTimeoutMs, ctx.connector));
+      : openSmtpSession(address, smtpPort, smtpTimeoutMs, ctx.connector, req.signal));
   } catch (error) {
     const kind = error instanceof SmtpFailure ? error.kind : 'connect';
     ctx.logger.debug({ host, address, error: String(error) }, 'smtp connection failed');
@@ -229,6 +231,8 @@ async function converseAt(
 ): Promise<Attempt> {
   const { share } = ctx;
   const ticket = share?.wait(name, address, req);
+  const signals = [ticket?.taken, req.signal].filter((s): s is AbortSignal => s !== undefined);
+  const cancel = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   let answer: (result: Attempt | null) => void = () => {};
   const own = new Promise<Attempt | null>((resolve) => {
     answer = resolve;
@@ -247,7 +251,8 @@ async function converseAt(
         ctx.logger.debug({ event: 'smtp-close', host: name, address }, 'smtp conversation ended');
       }
     },
-    ticket?.taken,
+    cancel,
+    req.domain,
   );
   const failed = slot.then(
     () => new Promise<never>(() => {}),
@@ -298,6 +303,8 @@ export async function probe(ctx: ProbeContext, req: ProbeRequest): Promise<Probe
   const run = (name: string, address: string) => converseAt(ctx, name, address, req);
   for (const { name } of req.hosts) {
     for (const address of (await addressesOf(ctx, req, name)).slice(0, ADDRESSES_PER_HOST)) {
+      if (req.signal?.aborted)
+        return { kind: 'failed', host: name, reason: 'smtp_timeout', connected: tried };
       tried = true;
       let result = await run(name, address);
       // One reconnect when a server drops the connection mid-dialogue, then the next host.

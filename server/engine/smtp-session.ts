@@ -101,18 +101,25 @@ export async function openSmtpSession(
   port: number,
   timeoutMs: number,
   connector?: Connector,
+  signal?: AbortSignal,
 ): Promise<SmtpSession> {
-  if (!connector) return sessionOn(net.connect({ host: address, port }), false, timeoutMs);
+  if (signal?.aborted) throw new SmtpFailure('timeout', 'verification deadline passed');
+  if (!connector) return sessionOn(net.connect({ host: address, port }), false, timeoutMs, signal);
   let socket: net.Socket;
   try {
     socket = await connector(address, port);
   } catch (error) {
     throw new SmtpFailure('connect', `proxy: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return sessionOn(socket, true, timeoutMs);
+  return sessionOn(socket, true, timeoutMs, signal);
 }
 
-function sessionOn(socket: net.Socket, alreadyConnected: boolean, timeoutMs: number): Promise<SmtpSession> {
+function sessionOn(
+  socket: net.Socket,
+  alreadyConnected: boolean,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<SmtpSession> {
   socket.setEncoding('latin1');
   const parser = new ReplyParser();
   const pending: SmtpReply[] = [];
@@ -130,6 +137,10 @@ function sessionOn(socket: net.Socket, alreadyConnected: boolean, timeoutMs: num
     connected = true;
   });
   socket.on('error', (error) => fail(new SmtpFailure(connected ? 'closed' : 'connect', error.message)));
+  // The verification's deadline: the connection is cut wherever it is.
+  const onAbort = () => fail(new SmtpFailure('timeout', 'verification deadline passed'));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  socket.once('close', () => signal?.removeEventListener('abort', onAbort));
   // An Error costs a stack trace: none is made for the normal close after QUIT.
   socket.on('close', () => {
     if (!failure) fail(new SmtpFailure(connected ? 'closed' : 'connect', 'connection closed'));

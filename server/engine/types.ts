@@ -23,6 +23,18 @@ export interface EngineConfig {
   globalConcurrency: number;
   /** Concurrent SMTP conversations per MX host. */
   perHostConcurrency: number;
+  /**
+   * Concurrent SMTP conversations for one domain across all its MX hosts, so a domain with many
+   * hosts cannot take every global slot. Default: perHostConcurrency.
+   */
+  perDomainConcurrency?: number;
+  /**
+   * How long one verification may take in all (VERIFY_DEADLINE_MS): past it the verification
+   * ends `unknown` (smtp_timeout) and its connections are closed. Default 60000.
+   */
+  verifyDeadlineMs?: number;
+  /** MX hosts tried per verification, in priority order (MAX_MX_HOSTS). Default 5. */
+  maxMxHosts?: number;
   /** Per-host slots shared with other processes (Postgres); default: this process only. */
   hostSlots?: HostSlots | null;
   /** DNS query timeout (two tries); default: smtpTimeoutMs, at most 5000. */

@@ -19,7 +19,14 @@ export function engineFailure(email: string): VerificationResult {
 }
 
 /**
- * Verifies queued single tasks with bounded concurrency. Tasks live in the database and are
+ * Claims a task may take: one that has taken its worker down this often (its lease expired each
+ * time, the worker gone) is not verified again but ends `unknown`, refunded.
+ */
+export const MAX_TASK_ATTEMPTS = 3;
+
+/**
+ * Verifies queued single tasks with bounded concurrency, shared fairly between keys: one key
+ * holds at most half of the slots, so another key's task always finds one. Tasks live in the database and are
  * claimed with a lease, so any worker process takes them, and the ones of a stopped or dead
  * worker are taken again.
  */
@@ -56,6 +63,11 @@ export class SingleRunner {
     this.poller.kick();
   }
 
+  /** Tasks of one key this runner verifies at once. */
+  private get perKey(): number {
+    return Math.max(1, Math.ceil(this.concurrency / 2));
+  }
+
   get active(): number {
     return this.running.size;
   }
@@ -63,7 +75,7 @@ export class SingleRunner {
   private async fill(): Promise<void> {
     const free = this.concurrency - this.running.size;
     if (this.poller.stopped || free <= 0) return;
-    for (const task of await this.tasks.claim(this.owner, this.leaseMs, free)) {
+    for (const task of await this.tasks.claim(this.owner, this.leaseMs, free, this.perKey)) {
       if (this.running.has(task.id)) continue;
       const run = this.run(task).finally(() => {
         this.running.delete(task.id);
@@ -75,11 +87,16 @@ export class SingleRunner {
 
   private async run(task: TaskRow): Promise<void> {
     let result: VerificationResult;
-    try {
-      result = await this.engine.verify(task.email, task.mode, this.engine.newScope());
-    } catch (err) {
-      this.log.error({ err, taskId: task.id }, 'engine failed on a single task');
+    if (task.attempts > MAX_TASK_ATTEMPTS) {
+      this.log.warn({ taskId: task.id, attempts: task.attempts }, 'single task kept failing its worker');
       result = engineFailure(task.email);
+    } else {
+      try {
+        result = await this.engine.verify(task.email, task.mode, this.engine.newScope());
+      } catch (err) {
+        this.log.error({ err, taskId: task.id }, 'engine failed on a single task');
+        result = engineFailure(task.email);
+      }
     }
     try {
       await this.tasks.complete(task, result);

@@ -28,6 +28,7 @@ export function newTaskRow(keyId: string, email: string, mode: Mode, now: string
     state: 'pending',
     result: null,
     credits_refunded: 0,
+    attempts: 0,
     created_at: now,
     updated_at: now,
   };

@@ -47,6 +47,8 @@ export interface TaskRow {
   state: 'pending' | 'completed';
   result: string | null;
   credits_refunded: number;
+  /** Times a worker claimed it, this claim included (a worker that stopped gracefully gives its claim back). */
+  attempts: number;
   created_at: string;
   updated_at: string;
 }
@@ -57,13 +59,17 @@ export interface TaskStore {
   create(keyId: string, email: string, mode: Mode): Promise<TaskRow | null>;
   /** A task of this key, or null (another key's task is reported as absent). */
   get(keyId: string, id: string): Promise<TaskRow | null>;
-  /** Claims up to `limit` pending tasks nobody holds a live lease on, oldest first. */
-  claim(owner: string, leaseMs: number, limit: number): Promise<TaskRow[]>;
+  /**
+   * Claims up to `limit` pending tasks nobody holds a live lease on, counting an attempt on each.
+   * Fair between keys: each key's oldest first, keys taken in turn, and no key gets more than
+   * `perKey` tasks held by `owner` at once (so one key's backlog never queues another key's task).
+   */
+  claim(owner: string, leaseMs: number, limit: number, perKey: number): Promise<TaskRow[]>;
   /** Stores the result and refunds an `unknown` verdict's credit, once (a second call is a no-op). */
   complete(task: TaskRow, result: VerificationResult): Promise<void>;
   /** Extends the leases `owner` still holds on these tasks. */
   renew(ids: string[], owner: string, leaseMs: number): Promise<void>;
-  /** Gives up the lease on a task not completed (a stopping worker). */
+  /** Gives up the lease on a task not completed (a stopping worker); the claim's attempt is given back. */
   release(id: string, owner: string): Promise<void>;
   /** Deletes the completed tasks last updated before `before` (ISO); how many (RETENTION_DAYS). */
   purge(before: string): Promise<number>;

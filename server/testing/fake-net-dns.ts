@@ -2,7 +2,14 @@
  * A real DNS server (dns2, UDP on 127.0.0.1, random port) answering from ZONE.
  * Every question is logged so tests can count lookups.
  */
-import { createUDPServer, Packet, type Question, type Resource } from 'dns2';
+import {
+  createTCPServer,
+  createUDPServer,
+  type DnsHandler,
+  Packet,
+  type Question,
+  type Resource,
+} from 'dns2';
 import { ZONE, type ZoneEntry } from './fake-net-zone';
 
 export interface DnsQuery {
@@ -46,10 +53,16 @@ function answersFor(entry: ZoneEntry, question: Question): Resource[] {
   }
 }
 
-/** `zone` defaults to the fake network's; `{}` makes a resolver that answers NXDOMAIN for every name. */
-export async function startFakeDns(zone: Record<string, ZoneEntry> = ZONE): Promise<FakeDns> {
+/**
+ * `zone` defaults to the fake network's; `{}` makes a resolver that answers NXDOMAIN for every name.
+ * `tcp`: also answers over TCP on the same port (for answers too big for UDP, e.g. 50 MX records).
+ */
+export async function startFakeDns(
+  zone: Record<string, ZoneEntry> = ZONE,
+  options: { tcp?: boolean } = {},
+): Promise<FakeDns> {
   const queries: DnsQuery[] = [];
-  const server = createUDPServer((request, send) => {
+  const answer: DnsHandler = (request, send) => {
     const response = Packet.createResponseFromRequest(request);
     const question = request.questions[0];
     if (!question) return;
@@ -61,12 +74,18 @@ export async function startFakeDns(zone: Record<string, ZoneEntry> = ZONE): Prom
     else if (entry.rcode === 'servfail') response.header.rcode = RCODE_SERVFAIL;
     else response.answers.push(...answersFor(entry, question));
     void send(response);
-  });
+  };
+  const server = createUDPServer(answer);
   await server.listen(0, '127.0.0.1');
   const { port } = server.address();
+  const tcp = options.tcp ? createTCPServer(answer) : null;
+  if (tcp) await new Promise<void>((resolve) => tcp.listen(port, '127.0.0.1', () => resolve()));
   return {
     address: `127.0.0.1:${port}`,
     queries,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (tcp) await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    },
   };
 }

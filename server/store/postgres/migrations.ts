@@ -37,4 +37,9 @@ export const PG_MIGRATIONS: readonly string[] = [
   ALTER TABLE bulk_files ADD COLUMN upload_owner TEXT;
   CREATE INDEX bulk_files_receiving ON bulk_files(created_at) WHERE state = 'receiving';
   `,
+  // 3: attempts on single tasks, so a task that keeps crashing its worker ends unknown (refunded)
+  // instead of being claimed forever.
+  `
+  ALTER TABLE single_tasks ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

@@ -6,6 +6,8 @@ import { giveCredits, takeCredits } from './keys';
 import { inTransaction, leaseSql, type Pool } from './pool';
 
 const COLUMNS = 'id, key_id, email, mode, state, result, credits_refunded, created_at, updated_at';
+/** What a read returns: the inserted columns and the attempts counted by claims. */
+const READ = `${COLUMNS}, attempts`;
 
 /** Single tasks in Postgres; claimed with `FOR UPDATE SKIP LOCKED` and a lease. */
 export class PgTaskStore implements TaskStore {
@@ -26,25 +28,41 @@ export class PgTaskStore implements TaskStore {
 
   async get(keyId: string, id: string): Promise<TaskRow | null> {
     const { rows } = await this.pool.query<TaskRow>(
-      `SELECT ${COLUMNS} FROM single_tasks WHERE id = $1 AND key_id = $2`,
+      `SELECT ${READ} FROM single_tasks WHERE id = $1 AND key_id = $2`,
       [id, keyId],
     );
     return rows[0] ?? null;
   }
 
-  async claim(owner: string, leaseMs: number, limit: number): Promise<TaskRow[]> {
+  async claim(owner: string, leaseMs: number, limit: number, perKey: number): Promise<TaskRow[]> {
     if (limit <= 0) return [];
+    // As the SQLite store: each key's oldest first, keys in turn, at most perKey held by owner.
+    // The chosen rows are locked SKIP LOCKED: another process claiming at once takes others.
     const { rows } = await this.pool.query<TaskRow>(
-      `WITH next AS (
-         SELECT id FROM single_tasks
-          WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < now())
-          ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       UPDATE single_tasks t SET lease_owner = $1, lease_until = ${leaseSql(2)}
+      `WITH held AS (
+         SELECT key_id, count(*) AS n FROM single_tasks
+          WHERE state = 'pending' AND lease_owner = $1 AND lease_until >= now()
+          GROUP BY key_id),
+       open AS (
+         SELECT id, key_id, created_at,
+                row_number() OVER (PARTITION BY key_id ORDER BY created_at, id) AS turn
+           FROM single_tasks
+          WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < now())),
+       chosen AS (
+         SELECT open.id FROM open LEFT JOIN held ON held.key_id = open.key_id
+          WHERE open.turn + COALESCE(held.n, 0) <= $4
+          ORDER BY open.turn, open.created_at, open.id
+          LIMIT $3),
+       next AS (
+         SELECT t.id FROM single_tasks t JOIN chosen ON chosen.id = t.id
+          WHERE t.state = 'pending' AND (t.lease_until IS NULL OR t.lease_until < now())
+          FOR UPDATE OF t SKIP LOCKED)
+       UPDATE single_tasks t SET lease_owner = $1, lease_until = ${leaseSql(2)}, attempts = t.attempts + 1
          FROM next WHERE t.id = next.id
-       RETURNING ${COLUMNS.split(', ')
+       RETURNING ${READ.split(', ')
          .map((c) => `t.${c}`)
          .join(', ')}`,
-      [owner, leaseMs, limit],
+      [owner, leaseMs, limit, perKey],
     );
     return rows;
   }
@@ -82,7 +100,8 @@ export class PgTaskStore implements TaskStore {
 
   async release(id: string, owner: string): Promise<void> {
     await this.pool.query(
-      "UPDATE single_tasks SET lease_until = NULL WHERE id = $1 AND lease_owner = $2 AND state = 'pending'",
+      `UPDATE single_tasks SET lease_until = NULL, attempts = GREATEST(attempts - 1, 0)
+        WHERE id = $1 AND lease_owner = $2 AND state = 'pending'`,
       [id, owner],
     );
   }

@@ -104,4 +104,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX bulk_files_open ON bulk_files(state) WHERE state IN ('pending', 'processing');
   CREATE INDEX bulk_files_receiving ON bulk_files(created_at) WHERE state = 'receiving';
   `,
+  // 5: attempts on single tasks, so a task that keeps crashing its worker ends unknown (refunded)
+  // instead of being claimed forever.
+  `
+  ALTER TABLE single_tasks ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+  `,
 ];

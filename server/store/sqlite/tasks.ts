@@ -31,22 +31,35 @@ export class SqliteTaskStore implements TaskStore {
     return (row as TaskRow | undefined) ?? null;
   }
 
-  async claim(owner: string, leaseMs: number, limit: number): Promise<TaskRow[]> {
+  async claim(owner: string, leaseMs: number, limit: number, perKey: number): Promise<TaskRow[]> {
     if (limit <= 0) return [];
     return this.db
       .transaction((): TaskRow[] => {
         const now = Date.now();
-        const rows = prepared(
+        // Each key's open tasks in order (turn 1 = its oldest); a key already holding tasks of this
+        // owner gets fewer turns; then the first turns of every key, then the second, …
+        const ids = prepared(
           this.db,
-          `SELECT * FROM single_tasks WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < ?)
-             ORDER BY created_at LIMIT ?`,
-        ).all(now, limit) as TaskRow[];
+          `WITH held AS (
+             SELECT key_id, COUNT(*) AS n FROM single_tasks
+              WHERE state = 'pending' AND lease_owner = @owner AND lease_until >= @now
+              GROUP BY key_id),
+           open AS (
+             SELECT id, key_id, created_at,
+                    ROW_NUMBER() OVER (PARTITION BY key_id ORDER BY created_at, id) AS turn
+               FROM single_tasks
+              WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < @now))
+           SELECT open.id AS id FROM open LEFT JOIN held ON held.key_id = open.key_id
+            WHERE open.turn + COALESCE(held.n, 0) <= @perKey
+            ORDER BY open.turn, open.created_at, open.id
+            LIMIT @limit`,
+        ).all({ owner, now, perKey, limit }) as { id: string }[];
         const lease = prepared(
           this.db,
-          'UPDATE single_tasks SET lease_owner = ?, lease_until = ? WHERE id = ?',
+          `UPDATE single_tasks SET lease_owner = ?, lease_until = ?, attempts = attempts + 1
+            WHERE id = ? RETURNING *`,
         );
-        for (const row of rows) lease.run(owner, now + leaseMs, row.id);
-        return rows;
+        return ids.map(({ id }) => lease.get(owner, now + leaseMs, id) as TaskRow);
       })
       .immediate();
   }
@@ -87,7 +100,8 @@ export class SqliteTaskStore implements TaskStore {
   async release(id: string, owner: string): Promise<void> {
     prepared(
       this.db,
-      "UPDATE single_tasks SET lease_until = NULL WHERE id = ? AND lease_owner = ? AND state = 'pending'",
+      `UPDATE single_tasks SET lease_until = NULL, attempts = MAX(attempts - 1, 0)
+        WHERE id = ? AND lease_owner = ? AND state = 'pending'`,
     ).run(id, owner);
   }
 }
