@@ -25,6 +25,7 @@ import {
   waitForSelectorText,
 } from '../test/e2e/testing/popup-page';
 import { waitFor } from '../test/e2e/testing/process-guard';
+import { uploadElsewhere } from '../test/e2e/testing/service-helpers';
 import { type ExtensionSession, launchChromium } from '../test/e2e/testing/session';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -100,6 +101,16 @@ const INBOX: [string, string][] = [
   ['Support', 'Your ticket was updated'],
 ];
 
+const WEBINAR_CSV = [
+  'Email,First name,Session',
+  'bob@deliverable.test,Bob,Morning',
+  'info@deliverable.test,Ivy,Morning',
+  'rae@catch-all.test,Rae,Afternoon',
+  'sam@rejecting.test,Sam,Afternoon',
+  'support@deliverable.test,Sue,Evening',
+  'alice@gmail.com,Alice,Evening',
+].join('\n');
+
 const dataUrl = (png: Uint8Array) => `data:image/png;base64,${Buffer.from(png).toString('base64')}`;
 
 /** The popup (380×600) drawn where a browser shows it, under the toolbar's right end, over `background`. */
@@ -162,7 +173,8 @@ async function main(): Promise<void> {
 
     // 3. The popup's verdict.
     const popup = await openPopup(session);
-    await fill(popup, 'Email address', 'alice@deliverable.test');
+    // An address not on the page: a fresh verdict, not one from the cache.
+    await fill(popup, 'Email address', 'alice@gmail.com');
     await click(popup, 'Verify');
     await waitFor(
       () =>
@@ -173,14 +185,25 @@ async function main(): Promise<void> {
     await settle(popup);
     const verdict = await popup.screenshot({ captureBeyondViewport: false });
 
-    // 4. Bulk: a file uploaded, verified and listed with its counts.
+    // 4. Bulk: a file uploaded, verified and listed with its counts, under one uploaded earlier
+    // from elsewhere (the service's API).
+    await uploadElsewhere(service, 'webinar-signups.csv', WEBINAR_CSV);
     await selectTab(popup, 'CSV upload');
     await chooseCsv(popup, path.join(PAGES, 'leads.csv'));
     await waitForSelectorText(popup, '[data-testid=credits]', /takes: 10 /);
     await click(popup, 'Upload');
     await waitForCompletedJob(popup);
     await selectTab(popup, 'Files');
-    await waitForSelectorText(popup, '[data-testid=file-row][data-state=completed]', /leads\.csv/);
+    await waitFor(
+      () =>
+        popup.evaluate(
+          () =>
+            document.querySelectorAll('[data-testid=file-row][data-state=completed]').length === 2 ||
+            undefined,
+        ),
+      90_000,
+      'both files completed',
+    );
     await settle(popup);
     const files = await popup.screenshot({ captureBeyondViewport: false });
 
