@@ -15,3 +15,9 @@ export function zipPaths(
   root: string,
   outDir: string,
 ): Promise<{ chrome: string; firefox: string; sources: string }>;
+export interface StoreCheck {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+export function storeChecks(options?: { log?: (line: string) => void }): Promise<StoreCheck[]>;

@@ -103,13 +103,13 @@ async function lintFirefox(entries, dir) {
   return { summary: report.summary, messages };
 }
 
-async function main() {
+/**
+ * Every check, in order: `{ name, ok, detail }`, and the web-ext messages worth printing through
+ * `log`. Never throws: a step that fails ends the run as one failed check.
+ */
+export async function storeChecks({ log = console.log } = {}) {
   const checks = [];
-  const record = (name, ok, detail = '') => {
-    checks.push(ok);
-    console.log(`${ok ? '✓' : '✗'} check: ${name}${detail ? ` — ${detail}` : ''}`);
-  };
-  const started = Date.now();
+  const record = (name, ok, detail = '') => checks.push({ name, ok, detail });
   const outDir = path.resolve(ROOT, process.env.VERIMARK_OUT_DIR ?? '.output');
   const temp = await mkdtemp(path.join(tmpdir(), 'verimark-store-'));
   try {
@@ -130,7 +130,7 @@ async function main() {
     );
 
     const lint = await lintFirefox(store.firefox, path.join(temp, 'firefox'));
-    for (const line of lint.messages) console.log(`  ${line}`);
+    for (const line of lint.messages) log(`  ${line}`);
     const { errors, warnings, notices } = lint.summary;
     record(
       'web-ext lint (Firefox store zip)',
@@ -164,7 +164,16 @@ async function main() {
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
-  const failed = checks.filter((ok) => !ok).length;
+  return checks;
+}
+
+async function main() {
+  const started = Date.now();
+  const checks = await storeChecks();
+  for (const { name, ok, detail } of checks) {
+    console.log(`${ok ? '✓' : '✗'} check: ${name}${detail ? ` — ${detail}` : ''}`);
+  }
+  const failed = checks.filter((c) => !c.ok).length;
   console.log(
     `store:check ${failed === 0 ? 'passed' : `failed (${failed})`} in ${Math.round((Date.now() - started) / 1000)} s`,
   );
