@@ -8,7 +8,7 @@ import { plainDynamicImports } from './scripts/plain-dynamic-imports';
 const testBuild = process.env.VERIMARK_TEST_BUILD === '1';
 
 /** What the sources zip holds (negated patterns win: no tests or test helpers). */
-const SOURCES = [
+export const SOURCES = [
   'package.json',
   'package-lock.json',
   'tsconfig.json',

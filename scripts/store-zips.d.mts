@@ -21,3 +21,4 @@ export interface StoreCheck {
   detail: string;
 }
 export function storeChecks(options?: { log?: (line: string) => void }): Promise<StoreCheck[]>;
+export function sourcesOf(files: string[], patterns: string[]): string[];

@@ -13,8 +13,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// The library WXT writes its zips with reads them here.
-const JSZip = createRequire(fileURLToPath(import.meta.resolve('wxt')))('jszip');
+// The libraries WXT writes its zips and picks their files with, so both read them the same way.
+const fromWxt = createRequire(fileURLToPath(import.meta.resolve('wxt')));
+const JSZip = fromWxt('jszip');
+const { minimatch } = fromWxt('minimatch');
+
+/**
+ * The files of `files` the sources zip takes with wxt.config.ts's `excludeSources: ['**']` and
+ * `includeSources: patterns`: those matching a pattern and no negated one (WXT's minimatchMultiple).
+ */
+export function sourcesOf(files, patterns) {
+  const negated = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+  const positive = patterns.filter((p) => !p.startsWith('!'));
+  return files.filter(
+    (file) => positive.some((p) => minimatch(file, p)) && !negated.some((p) => minimatch(file, p)),
+  );
+}
 
 /** The environment of a store build: none of the test, source-map or no-minify switches. */
 export function storeEnv(env, { keepOutDir = false } = {}) {

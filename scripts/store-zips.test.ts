@@ -1,10 +1,19 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compareFiles, describeDifference, storeEnv, zipEntries, zipPaths } from './store-zips.mjs';
+import { SOURCES } from '../wxt.config';
+import {
+  compareFiles,
+  describeDifference,
+  sourcesOf,
+  storeEnv,
+  zipEntries,
+  zipPaths,
+} from './store-zips.mjs';
 
 interface ZipWriter {
   file(name: string, data: string | Uint8Array): void;
@@ -20,6 +29,55 @@ let temp = '';
 afterEach(async () => {
   if (temp) await rm(temp, { recursive: true, force: true });
   temp = '';
+});
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+describe('the sources zip (wxt.config.ts SOURCES)', () => {
+  const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
+  const taken = sourcesOf(tracked, SOURCES);
+
+  it('holds every source of the extension and how to build it', () => {
+    const needed = tracked.filter(
+      (f) =>
+        /^(entrypoints|components|lib|public)\//.test(f) &&
+        !/\.test\.tsx?$/.test(f) &&
+        !/(^|\/)testing\//.test(f),
+    );
+    expect(needed.length).toBeGreaterThan(50);
+    expect(needed.filter((f) => !taken.includes(f))).toEqual([]);
+    for (const file of ['package.json', 'package-lock.json', 'wxt.config.ts', 'tsconfig.json', 'LICENSE']) {
+      expect(taken).toContain(file);
+    }
+  });
+
+  it('holds no test, test helper, bench, service code, data or other script', () => {
+    const unwanted = taken.filter(
+      (f) =>
+        /\.test\.tsx?$/.test(f) ||
+        /(^|\/)testing\//.test(f) ||
+        /^(test|bench|\.ci)\//.test(f) ||
+        (f.startsWith('server/') && f !== 'server/package.json') ||
+        (f.startsWith('docs/') && f !== 'docs/store/firefox.md'),
+    );
+    expect(unwanted).toEqual([]);
+    expect(taken.filter((f) => f.startsWith('scripts/'))).toEqual([
+      'scripts/inline-stylesheets.ts',
+      'scripts/page-scripts-browser.ts',
+      'scripts/plain-dynamic-imports.ts',
+    ]);
+  });
+
+  it('reads negated patterns as WXT does: they win over any other', () => {
+    expect(
+      sourcesOf(
+        ['lib/a.ts', 'lib/a.test.ts', 'lib/testing/b.ts', 'x.ts'],
+        ['lib/**', '!**/*.test.ts', '!**/testing/**'],
+      ),
+    ).toEqual(['lib/a.ts']);
+  });
 });
 
 describe('store-zips', () => {
