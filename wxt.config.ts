@@ -7,13 +7,41 @@ import { plainDynamicImports } from './scripts/plain-dynamic-imports';
 // headless browser cannot answer a permission prompt. Store builds never do.
 const testBuild = process.env.VERIMARK_TEST_BUILD === '1';
 
+/** What the sources zip holds (negated patterns win: no tests or test helpers). */
+export const SOURCES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'wxt.config.ts',
+  'LICENSE',
+  'PRIVACY.md',
+  'README.md',
+  'docs/store/firefox.md',
+  'entrypoints/**',
+  'components/**',
+  'lib/**',
+  'public/**',
+  'scripts/inline-stylesheets.ts',
+  'scripts/page-scripts-browser.ts',
+  'scripts/plain-dynamic-imports.ts',
+  // Workspace packages: the contract the extension imports, and the service's manifest alone
+  // (npm ci needs every workspace's package.json; the service's code is not part of the build).
+  'contract/**',
+  'server/package.json',
+  '!**/*.test.ts',
+  '!**/*.test.tsx',
+  '!**/testing/**',
+];
+
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   outDir: process.env.VERIMARK_OUT_DIR ?? '.output',
-  // The sources archive (for Firefox's review) holds what builds the extension, not test output or data.
   // The content script and its on-demand script go without webextension-polyfill (lib/content/browser.ts).
   hooks: { 'vite:build:extendConfig': pageScriptsBrowser },
-  zip: { excludeSources: ['test-results/**', '.data/**', '.output-*/**', 'server/**', 'bench/**'] },
+  // The sources archive (for Firefox's review) holds what builds the extension and nothing else: an
+  // allow-list, so no test, bench, service code, data or stray local file slips in. `npm run
+  // store:check` rebuilds the store zips from it (docs/store/firefox.md, "Reviewer notes").
+  zip: { excludeSources: ['**'], includeSources: SOURCES },
   outDirTemplate: testBuild ? '{{browser}}-mv{{manifestVersion}}-test' : '{{browser}}-mv{{manifestVersion}}',
   vite: () => ({
     // The popup's CSS goes into popup.html (the page as Vite names it, before WXT moves it): its
@@ -43,6 +71,8 @@ export default defineConfig({
   }),
   manifest: ({ browser }) => ({
     name: 'Verimark',
+    // chrome.alarms with a 30-second period (lib/background/core/scheduler.ts) needs Chrome 120.
+    ...(browser === 'firefox' ? {} : { minimum_chrome_version: '120' }),
     description: '__MSG_extDescription__',
     default_locale: 'en',
     permissions: [

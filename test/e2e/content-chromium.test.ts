@@ -7,7 +7,6 @@ import type { SerializedAXNode } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { useContentEnv } from './testing/content-env';
 import {
-  CRM_ADDRESSES,
   clickBadgeOf,
   creditsLeft,
   finalStatuses,
@@ -15,8 +14,7 @@ import {
   sendFromExtensionPage,
   statusById,
 } from './testing/content-pages';
-import { budgetScenario } from './testing/content-scenarios';
-import { badgeOverlaps, changedCells } from './testing/geometry';
+import { budgetScenario, crmScenario, crmStatuses, expectedCrm } from './testing/content-scenarios';
 import { waitFor } from './testing/process-guard';
 import { launchChromium } from './testing/session';
 
@@ -24,49 +22,15 @@ const env = useContentEnv(launchChromium, 100);
 
 const credits = () => creditsLeft(env.service.admin);
 
-/** Every status of the CRM table's email links, once none is pending any more. */
-async function crmStatuses(): Promise<string[]> {
-  return waitFor(
-    async () => {
-      const all = await env.page.$$eval('a.row-email', (links) =>
-        links.map((a) => a.getAttribute('data-verimark-status')),
-      );
-      return all.every((s) => s && s !== 'pending') ? (all as string[]) : undefined;
-    },
-    60_000,
-    'every CRM row to show a verdict',
-  );
-}
-
-function expectedCrm(): string[] {
-  return Array.from({ length: 300 }, (_, i) =>
-    CRM_ADDRESSES[i % CRM_ADDRESSES.length]?.endsWith('@deliverable.test') ? 'deliverable' : 'undeliverable',
-  );
-}
-
 describe('content script in Chromium', () => {
-  it('marks a CRM table of 300 rows, one service call per distinct address; the table keeps its layout, no badge covers text', async () => {
-    const before = await credits();
-    await env.page.goto(`${env.fixtures.origin}/crm.html`, { waitUntil: 'load' });
-    expect(await crmStatuses()).toEqual(expectedCrm());
-    expect((await finalStatuses(env.page, ['contact-email']))['contact-email']).toBe('deliverable');
-
-    const commands = env.net.allCommands();
-    for (const address of CRM_ADDRESSES) expect(rcptCount(commands, address)).toBe(1);
-    expect(before - (await credits())).toBe(CRM_ADDRESSES.length);
-
-    // Marks never move the host table: every cell keeps the box it had before any mark was
-    // drawn (columns, rows), and no badge covers text of another cell.
-    expect((await changedCells(env.page)).slice(0, 5)).toEqual([]);
-    expect(await badgeOverlaps(env.page)).toEqual([]);
-    expect(await env.page.$$eval('verimark-badge', (b) => b.length)).toBeGreaterThanOrEqual(300);
-  });
+  it('marks a CRM table of 300 rows, one service call per distinct address; the table keeps its layout, no badge covers text; the field’s popover opens', () =>
+    crmScenario(env));
 
   it('after a reload shows the verdicts from the cache, spending no credit', async () => {
     const before = await credits();
     const rcptBefore = env.net.allCommands().filter((l) => /^RCPT TO/i.test(l)).length;
     await env.page.reload({ waitUntil: 'load' });
-    expect(await crmStatuses()).toEqual(expectedCrm());
+    expect(await crmStatuses(env)).toEqual(expectedCrm());
     expect(await credits()).toBe(before);
     expect(env.net.allCommands().filter((l) => /^RCPT TO/i.test(l)).length).toBe(rcptBefore);
   });
@@ -227,7 +191,7 @@ describe('content script in Chromium', () => {
   it('stops cleanly when the extension is reloaded', async () => {
     await env.page.bringToFront();
     await env.page.goto(`${env.fixtures.origin}/crm.html`, { waitUntil: 'load' });
-    expect(await crmStatuses()).toEqual(expectedCrm());
+    expect(await crmStatuses(env)).toEqual(expectedCrm());
     expect(await env.page.$$eval('verimark-badge', (b) => b.length)).toBeGreaterThan(0);
     const options = await env.session.openExtensionPage('options.html');
     await options

@@ -1,13 +1,13 @@
 /**
- * Firefox smoke test of the popup against the real service: the page renders its controls,
- * verifies an address, preflights a CSV in its worker, uploads it, and lists the finished file.
+ * The popup's main flows in Firefox against the real service, as in Chromium: the page renders
+ * its controls, verifies an address, preflights a CSV in its worker, uploads it, lists the
+ * finished file; an upload survives the popup's close (the scenario popup-flow runs in Chromium);
+ * the results and subsets of them download as files.
  */
 import path from 'node:path';
-import Papa from 'papaparse';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { button, click, control, fill } from './testing/dom';
-import { listDownloads, waitForNextDownload } from './testing/downloads';
 import { useExtension } from './testing/extension-suite';
 import {
   chooseCsv,
@@ -17,6 +17,7 @@ import {
   waitForCompletedJob,
   waitForSelectorText,
 } from './testing/popup-page';
+import { subsetDownloadScenario, uploadWithPopupClosedScenario } from './testing/popup-scenarios';
 import { waitFor } from './testing/process-guard';
 import { launchFirefox } from './testing/session';
 
@@ -61,18 +62,37 @@ describe('popup (Firefox smoke)', () => {
     await button(page, 'Download');
   });
 
-  it('saves a result subset made in the extension (Firefox: a blob URL from the background page)', async () => {
-    await click(page, 'More download options for bom.csv');
-    const before = listDownloads(e2e.session);
-    await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('[role=menuitem]')]
-        .find((item) => item.textContent === 'Deliverable only')
-        ?.click(),
-    );
-    const subset = await waitForNextDownload(e2e.session, before);
-    expect(subset.name).toBe('bom-deliverable.csv');
-    const rows = Papa.parse<Record<string, string>>(subset.text, { header: true, skipEmptyLines: true }).data;
-    expect(rows).toHaveLength(2);
-    expect(rows.every((r) => r.verification_status === 'deliverable')).toBe(true);
+  it('saves a result subset made in the extension (Deliverable only)', async () => {
+    await subsetDownloadScenario(e2e.session, page, {
+      file: 'bom.csv',
+      item: 'Deliverable only',
+      expectedName: 'bom-deliverable.csv',
+      statuses: ['deliverable'],
+      rows: 2,
+    });
+  });
+
+  it('uploads a CSV with the popup closed right after "Upload", then downloads the results', async () => {
+    await page.close();
+    page = await uploadWithPopupClosedScenario(e2e.session);
+  });
+
+  it('saves the other subsets of that file: deliverable and risky, undeliverable only', async () => {
+    const kept = await subsetDownloadScenario(e2e.session, page, {
+      file: 'contacts.csv',
+      item: 'Deliverable and risky',
+      expectedName: 'contacts-deliverable-and-risky.csv',
+      statuses: ['deliverable', 'risky'],
+      rows: 5,
+    });
+    expect(kept.map((r) => r.Name)).toEqual(['Alice', 'Bob', 'Cat', 'Info', 'Tom']);
+    const dropped = await subsetDownloadScenario(e2e.session, page, {
+      file: 'contacts.csv',
+      item: 'Undeliverable only',
+      expectedName: 'contacts-undeliverable.csv',
+      statuses: ['undeliverable'],
+      rows: 2,
+    });
+    expect(dropped.map((r) => r.Name)).toEqual(['Nobody', 'Dan']);
   });
 });

@@ -4,12 +4,9 @@
  * the file list (pages, search, files uploaded elsewhere), and the downloaded results CSV.
  */
 import path from 'node:path';
-import { RESULT_COLUMNS } from '@verimark/contract';
-import Papa from 'papaparse';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { choose, click, control, fill, waitForText } from './testing/dom';
-import { listDownloads, waitForNextDownload } from './testing/downloads';
 import { useExtension } from './testing/extension-suite';
 import {
   chooseCsv,
@@ -20,9 +17,9 @@ import {
   screenshotBothThemes,
   selectTab,
   textOf,
-  waitForCompletedJob,
   waitForSelectorText,
 } from './testing/popup-page';
+import { uploadWithPopupClosedScenario } from './testing/popup-scenarios';
 import { waitFor } from './testing/process-guard';
 import { creditsOf, uploadElsewhere } from './testing/service-helpers';
 import { launchChromium } from './testing/session';
@@ -146,48 +143,7 @@ describe('popup (Chromium, real service)', () => {
   });
 
   it('uploads a CSV with the popup closed right after "Upload", then downloads the results', async () => {
-    const up = await openPopup(e2e.session);
-    await selectTab(up, 'CSV upload');
-    await chooseCsv(up, path.join(FIXTURES, 'contacts.csv'));
-    await waitForSelectorText(up, '[data-testid=credits]', /takes: 7 /);
-    await click(up, 'Upload');
-    // The moment the background has the file, the popup says it may close, and it does.
-    await waitForSelectorText(up, '[data-testid=live-status]', /You can close this popup/, 10_000);
-    await up.close();
-
-    page = await openPopup(e2e.session);
-    await selectTab(page, 'CSV upload');
-    await waitForSelectorText(page, '[data-testid=jobs]', /contacts\.csv/);
-    await screenshotBothThemes(page, 'upload-progress');
-    await waitForCompletedJob(page);
-    await screenshotBothThemes(page, 'upload-completed');
-
-    await selectTab(page, 'Files');
-    const row = await waitForSelectorText(
-      page,
-      '[data-testid=file-row][data-state=completed]',
-      /contacts\.csv/,
-    );
-    expect(row).toContain('3 deliverable (43%)2 risky (29%)2 undeliverable (29%)0 unknown (0%)');
-    expect(row).toContain('Credits: 7 used, 0 refunded');
-    await screenshotBothThemes(page, 'files-completed');
-
-    const before = listDownloads(e2e.session);
-    await click(page, 'Download results of contacts.csv');
-    // Saved under the name the background asks for, not the service's Content-Disposition name
-    // (`contacts-results.csv`).
-    const { name, text: csv } = await waitForNextDownload(e2e.session, before);
-    expect(name).toBe('contacts-verified.csv');
-    const parsed = Papa.parse<Record<string, string>>(csv.replace(/^\uFEFF/, ''), {
-      header: true,
-      skipEmptyLines: true,
-    });
-    expect(parsed.meta.fields).toEqual(['Name', 'Work address', 'Company', ...RESULT_COLUMNS]);
-    const byName = Object.fromEntries(parsed.data.map((r) => [r.Name, r]));
-    expect(byName.Alice?.verification_status).toBe('deliverable');
-    expect(byName.Nobody?.verification_status).toBe('undeliverable');
-    expect(byName.Tom?.verification_status).toBe('risky');
-    expect(byName.Empty?.['Work address']).toBe('');
+    page = await uploadWithPopupClosedScenario(e2e.session, screenshotBothThemes);
   });
 
   it('lists files from elsewhere, a page at a time, and searches them', async () => {
