@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type ServiceConfig } from './config';
 import { formatLine, runDoctor } from './doctor';
 import { openStore } from './store/open';
-import { purgeOlderThan } from './store/retention';
+import { purgeOlderThan, removeResultFile } from './store/retention';
 import { BackupUnsupportedError, type KeyRecord, type Store } from './store/store';
 
 const USAGE = `Usage: npm run service:admin -- <command>
@@ -103,7 +103,7 @@ async function run(argv: string[], store: Store, config: ServiceConfig): Promise
     }
     case 'purge': {
       const olderThan = days(values['older-than'], config.retentionDays);
-      const purged = await purgeOlderThan(store, olderThan);
+      const purged = await purgeOlderThan(store, config.dataDir, olderThan);
       return [
         `Removed ${purged.files} file(s) and ${purged.tasks} single task(s) finished more than ${olderThan} day(s) ago`,
       ];
@@ -111,6 +111,7 @@ async function run(argv: string[], store: Store, config: ServiceConfig): Promise
     case 'delete-file': {
       if (!target || !(await store.files.delete(target, null)))
         throw new UsageError(`No such file: ${target ?? '(none given)'}`);
+      await removeResultFile(config.dataDir, target);
       return [`Deleted file ${target} with its rows and results`];
     }
     case 'backup': {

@@ -136,7 +136,7 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
   const expire = async () => {
     if (config.retentionDays === 0) return;
     try {
-      const purged = await purgeOlderThan(store, config.retentionDays);
+      const purged = await purgeOlderThan(store, config.dataDir, config.retentionDays);
       if (purged.files + purged.tasks > 0) app.log.info(purged, 'removed work older than RETENTION_DAYS');
     } catch (err) {
       app.log.error({ err }, 'could not remove work older than RETENTION_DAYS');

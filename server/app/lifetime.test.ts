@@ -4,7 +4,7 @@
  * at once (a key only its own); `purge` and the service's start-up remove finished work older
  * than RETENTION_DAYS; `delete-file` removes one file; `backup` copies a live SQLite database.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,6 +115,9 @@ describe.each(TEST_STORES)('on %s', (kind) => {
     const link = (await owner.fileStatus(id)).body.data.download_url;
     expect((await fetch(link)).status).toBe(200);
     expect(await rowsOf(id)).toBeGreaterThan(0);
+    // Where a file completed before results moved into the database keeps them: removed too.
+    const legacy = join(dataDir, 'results', `${id}.csv`);
+    writeFileSync(legacy, 'Email\r\n');
 
     const notFound = { status: 404, body: { error: 404, message: ERRORS.fileNotFound } };
     expect(await remove(stranger, id)).toEqual(notFound);
@@ -129,6 +132,7 @@ describe.each(TEST_STORES)('on %s', (kind) => {
       },
     });
     expect(await rowsOf(id)).toBe(0);
+    expect(existsSync(legacy)).toBe(false);
     expect((await sql('SELECT COUNT(*) AS n FROM bulk_files WHERE id = ?', id))[0]?.n).toBe(0);
     expect((await owner.fileStatus(id)).status).toBe(404);
     expect((await fetch(link)).status).toBe(404);

@@ -196,5 +196,5 @@ describe('a service stopped gracefully in the middle of a batch', () => {
       await slowNet.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, 300_000);
 });

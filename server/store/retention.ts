@@ -3,6 +3,8 @@
  * single tasks older than the retention are removed — by the service at start-up and then
  * periodically (server/app/app.ts), and by `npm run service:admin -- purge`.
  */
+import { rm } from 'node:fs/promises';
+import { DataPaths } from '../paths';
 import type { Store } from './store';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,12 +20,25 @@ export function retentionCutoff(days: number, now = Date.now()): string {
 }
 
 /**
+ * Removes a deleted file's results from DATA_DIR/results, where files completed before results
+ * moved into the database keep them (nothing there for the others).
+ */
+export async function removeResultFile(dataDir: string, fileId: string): Promise<void> {
+  await rm(new DataPaths(dataDir).result(fileId), { force: true });
+}
+
+/**
  * Removes the completed and failed files (with their rows and results) and the completed single
  * tasks last updated more than `days` days ago.
  */
-export async function purgeOlderThan(store: Pick<Store, 'files' | 'tasks'>, days: number): Promise<Purged> {
+export async function purgeOlderThan(
+  store: Pick<Store, 'files' | 'tasks'>,
+  dataDir: string,
+  days: number,
+): Promise<Purged> {
   const before = retentionCutoff(days);
   const files = await store.files.purge(before);
+  for (const id of files) await removeResultFile(dataDir, id);
   const tasks = await store.tasks.purge(before);
-  return { files, tasks };
+  return { files: files.length, tasks };
 }

@@ -188,9 +188,9 @@ export interface FileStore {
   delete(id: string, keyId: string | null): Promise<boolean>;
   /**
    * Deletes the completed and failed files last updated before `before` (ISO) with their rows
-   * and results; how many (RETENTION_DAYS).
+   * and results; their ids (RETENTION_DAYS).
    */
-  purge(before: string): Promise<number>;
+  purge(before: string): Promise<string[]>;
   /** The result CSV of a completed file, a batch at a time, in row order (header first). */
   resultChunks(id: string): AsyncIterable<string>;
 }

@@ -135,12 +135,12 @@ export class PgFileStore implements FileStore {
     });
   }
 
-  async purge(before: string): Promise<number> {
-    const result = await this.pool.query(
-      "DELETE FROM bulk_files WHERE state IN ('completed', 'failed') AND updated_at < $1",
+  async purge(before: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ id: string }>(
+      "DELETE FROM bulk_files WHERE state IN ('completed', 'failed') AND updated_at < $1 RETURNING id",
       [before],
     );
-    return result.rowCount ?? 0;
+    return rows.map((r) => r.id);
   }
 
   async *resultChunks(id: string): AsyncIterable<string> {

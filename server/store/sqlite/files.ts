@@ -142,12 +142,12 @@ export class SqliteFileStore implements FileStore {
       .immediate();
   }
 
-  async purge(before: string): Promise<number> {
-    const { changes } = prepared(
+  async purge(before: string): Promise<string[]> {
+    const rows = prepared(
       this.db,
-      "DELETE FROM bulk_files WHERE state IN ('completed', 'failed') AND updated_at < ?",
-    ).run(before);
-    return changes;
+      "DELETE FROM bulk_files WHERE state IN ('completed', 'failed') AND updated_at < ? RETURNING id",
+    ).all(before) as { id: string }[];
+    return rows.map((r) => r.id);
   }
 
   async *resultChunks(id: string): AsyncIterable<string> {
