@@ -21,6 +21,7 @@ export const SOURCES = [
   'components/**',
   'lib/**',
   'public/**',
+  'scripts/postinstall.mjs',
   'scripts/inline-stylesheets.ts',
   'scripts/page-scripts-browser.ts',
   'scripts/plain-dynamic-imports.ts',

@@ -2,8 +2,8 @@
 // `npm run store:check`: what would be uploaded to the stores, checked the way their reviewers
 // check it. Builds the store zips (`npm run zip`: Chrome, Firefox, sources), lints the Firefox zip
 // with `web-ext lint` (0 errors), then unpacks the sources zip into a temporary folder, runs the
-// documented build there (`npm ci --ignore-scripts`, `npm run zip`; docs/store/firefox.md) and
-// requires the same files, byte for byte, in both browsers' zips. Prints `✓`/`✗` lines and exits
+// documented build there (`npm ci -w contract --include-workspace-root --ignore-scripts`, then
+// `npm run zip`; docs/store/firefox.md) and requires the same files, byte for byte, in both browsers' zips. Prints `✓`/`✗` lines and exits
 // non-zero on any failure. Needs the npm registry or a warm npm cache (npm ci --prefer-offline).
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -157,9 +157,18 @@ export async function storeChecks({ log = console.log } = {}) {
     await unpack(sources, src);
     const env = storeEnv(process.env);
     await mustRun(
-      'npm ci',
+      'npm ci (the extension alone)',
       'npm',
-      ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'],
+      [
+        'ci',
+        '-w',
+        'contract',
+        '--include-workspace-root',
+        '--ignore-scripts',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+      ],
       src,
       env,
     );

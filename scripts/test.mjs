@@ -8,6 +8,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { provisionBrowsers } from './provision-browsers.mjs';
+import { storeChecks } from './store-zips.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = path.resolve(ROOT, process.env.VERIMARK_OUT_DIR ?? '.output');
@@ -116,6 +117,9 @@ await Promise.all([
   step('typecheck', 'npm', ['run', '--silent', 'typecheck'], { capture: true }),
   webExtLint(),
 ]);
+// The store zips, web-ext lint of the Firefox one, and their rebuild from the sources zip. After
+// the typecheck: `wxt zip` rewrites .wxt/, which tsc reads.
+for (const c of await storeChecks()) record(c.name, c.ok, c.detail);
 const tests = await vitest(process.argv.slice(2));
 
 const passed = tests.passed + checks.filter((c) => c.ok).length;
