@@ -1,0 +1,174 @@
+/**
+ * Marks on form fields, in real Chromium against the real service: on a CRM-like "Edit contact"
+ * panel of fixed height, each email field's mark sits inside the field's end (as password
+ * managers put theirs), so the labels, hints and buttons stay where the page drew them and Save
+ * stays inside its panel; the field keeps its size and its text is not under the mark (the mark
+ * is in the field's end padding); the mark follows the field when the page scrolls; its popover
+ * opens by click and by keyboard. A mark after a link keeps its own small space beside it.
+ * Light and dark screenshots.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useContentEnv } from './testing/content-env';
+import { finalStatuses } from './testing/content-pages';
+import { badgeOverlaps } from './testing/geometry';
+import { ROOT } from './testing/paths';
+import { popoverSaying } from './testing/popover';
+import { waitFor } from './testing/process-guard';
+import { launchChromium } from './testing/session';
+
+const env = useContentEnv(launchChromium, 100);
+const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
+const FIELDS = ['work', 'home', 'other', 'narrow'];
+const TOLERANCE = 2;
+
+interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Each field's box, its end padding, and the box of the badge right after it (page coordinates). */
+function fieldMarks(): Promise<Record<string, { field: Box; badge: Box | null; endPadding: number }>> {
+  return env.page.evaluate((ids) => {
+    const box = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return {
+        left: r.left + scrollX,
+        top: r.top + scrollY,
+        right: r.right + scrollX,
+        bottom: r.bottom + scrollY,
+      };
+    };
+    const out: Record<string, { field: Box; badge: Box | null; endPadding: number }> = {};
+    for (const id of ids) {
+      const field = document.getElementById(id) as HTMLElement;
+      const next = field.nextElementSibling;
+      out[id] = {
+        field: box(field),
+        badge: next?.localName === 'verimark-badge' ? box(next) : null,
+        endPadding: Number.parseFloat(getComputedStyle(field).paddingRight),
+      };
+    }
+    return out;
+  }, FIELDS);
+}
+
+/** Boxes (x, y, width, height in page coordinates) of the page's labels, hints, buttons and fields that moved since it first drew them. */
+function moved(): Promise<string[]> {
+  return env.page.evaluate((tolerance) => {
+    const before = (window as unknown as { boxesBefore?: Record<string, number[]> }).boxesBefore;
+    if (!before) throw new Error('the page recorded no boxes');
+    const out: string[] = [];
+    for (const el of document.querySelectorAll('label,.hint,button,input,#owner')) {
+      const key = el.id || `${el.localName}-${(el as HTMLLabelElement).htmlFor}`;
+      const r = el.getBoundingClientRect();
+      const now = [r.x + scrollX, r.y + scrollY, r.width, r.height];
+      const was = before[key] ?? [];
+      if (
+        now.some(
+          (v, i) => Math.abs(v - (was[i] ?? Number.NaN)) > tolerance || Number.isNaN(was[i] ?? Number.NaN),
+        )
+      )
+        out.push(`${key}: ${was.map(Math.round).join(',')} -> ${now.map(Math.round).join(',')}`);
+    }
+    return out;
+  }, TOLERANCE);
+}
+
+function inside(inner: Box, outer: Box): boolean {
+  return (
+    inner.left >= outer.left - 0.5 &&
+    inner.right <= outer.right + 0.5 &&
+    inner.top >= outer.top - 0.5 &&
+    inner.bottom <= outer.bottom + 0.5
+  );
+}
+
+async function openForm(theme: 'light' | 'dark', height = 640) {
+  await env.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
+  await env.page.setViewport({ width: 900, height });
+  await env.page.goto(`${env.fixtures.origin}/edit-contact.html`, { waitUntil: 'load' });
+  await finalStatuses(env.page, [...FIELDS, 'owner-link']);
+  // Every field's badge drawn and placed inside its field (two reads alike).
+  let last = '';
+  return waitFor(
+    async () => {
+      const marks = await fieldMarks();
+      const read = JSON.stringify(marks);
+      const settled = read === last && Object.values(marks).every((m) => m.badge && inside(m.badge, m.field));
+      last = read;
+      return settled ? marks : undefined;
+    },
+    10_000,
+    'the field marks to settle inside their fields',
+  ).catch((err: Error) => {
+    throw new Error(`${err.message}: ${last}`);
+  });
+}
+
+async function popoverClosed() {
+  await env.page.keyboard.press('Escape');
+  await waitFor(async () => !(await env.page.$('::-p-aria([role="dialog"])')), 5_000, 'the popover to close');
+}
+
+describe('marks on form fields in Chromium', () => {
+  for (const theme of ['light', 'dark'] as const) {
+    it(`sit inside the field's end and move nothing on the form (${theme})`, async () => {
+      const marks = await openForm(theme);
+      expect(await moved()).toEqual([]);
+      const panel = await env.page.$eval('#panel', (el) => el.getBoundingClientRect().bottom);
+      const save = await env.page.$eval('#save', (el) => el.getBoundingClientRect().bottom);
+      expect(save, 'Save stays inside its panel').toBeLessThanOrEqual(panel);
+      for (const id of ['work', 'home', 'other']) {
+        const { field, badge, endPadding } = marks[id] ?? { badge: null, field: null, endPadding: 0 };
+        // The field's text ends before the mark: the mark lies in the field's end padding.
+        expect(
+          badge && field && badge.left >= field.right - endPadding,
+          `${id}: mark in the end padding`,
+        ).toBe(true);
+      }
+      // A link's mark keeps its own small space beside it, on its line.
+      const link = await env.page.$eval('#owner-link', (el) => {
+        const a = el.getBoundingClientRect();
+        const b = el.nextElementSibling?.getBoundingClientRect();
+        return b ? { gap: b.left - a.right, sameLine: b.top < a.bottom && b.bottom > a.top } : null;
+      });
+      expect(link?.sameLine).toBe(true);
+      expect(link?.gap).toBeGreaterThanOrEqual(1);
+      expect(await badgeOverlaps(env.page)).toEqual([]);
+      mkdirSync(SHOTS, { recursive: true });
+      await env.page.screenshot({ path: path.join(SHOTS, `fields-${theme}.png`) });
+    });
+  }
+
+  it('the mark follows its field when the page scrolls', async () => {
+    await openForm('light', 300);
+    await env.page.evaluate(() => window.scrollBy(0, 120));
+    await waitFor(
+      async () => Object.values(await fieldMarks()).every((m) => m.badge && inside(m.badge, m.field)),
+      5_000,
+      'the marks to stay inside their fields after scrolling',
+    );
+  });
+
+  it('the popover opens from a field mark by click and by keyboard', async () => {
+    await openForm('light');
+    const marks = await fieldMarks();
+    const badge = marks.home?.badge;
+    if (!badge) throw new Error('no mark on the home field');
+    await env.page.mouse.click(badge.left + 7, badge.top + 7);
+    await popoverSaying(env.page, /lead4@rejecting\.test/);
+    await popoverClosed();
+    // Tab from the field reaches its mark; Enter opens the popover.
+    await env.page.focus('#work');
+    await env.page.keyboard.press('Tab');
+    expect(await env.page.evaluate(() => document.activeElement?.localName)).toBe('verimark-badge');
+    await env.page.keyboard.press('Enter');
+    await popoverSaying(env.page, /info@deliverable\.test/);
+    await popoverClosed();
+    expect(await env.page.evaluate(() => document.activeElement?.previousElementSibling?.id)).toBe('work');
+  });
+});
