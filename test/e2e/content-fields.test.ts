@@ -5,13 +5,14 @@
  * stays inside its panel; the field keeps its size and its text is not under the mark (the mark
  * is in the field's end padding); the mark follows the field when the page scrolls; its popover
  * opens by click and by keyboard. A mark after a link keeps its own small space beside it.
- * Light and dark screenshots.
+ * Light and dark screenshots. A mailto: link or field whose text is not exactly one address is
+ * `invalid`, and no address read out of it is verified.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useContentEnv } from './testing/content-env';
-import { finalStatuses } from './testing/content-pages';
+import { finalStatuses, rcptCount } from './testing/content-pages';
 import { badgeOverlaps } from './testing/geometry';
 import { ROOT } from './testing/paths';
 import { popoverSaying } from './testing/popover';
@@ -170,5 +171,23 @@ describe('marks on form fields in Chromium', () => {
     await popoverSaying(env.page, /info@deliverable\.test/);
     await popoverClosed();
     expect(await env.page.evaluate(() => document.activeElement?.previousElementSibling?.id)).toBe('work');
+  });
+
+  it('a mailto: link or field that is not exactly one address is invalid; no address read out of it is verified', async () => {
+    await env.page.setViewport({ width: 900, height: 640 });
+    await env.page.goto(`${env.fixtures.origin}/strict.html`, { waitUntil: 'load' });
+    await env.page.type('#field', 'gina smith@deliverable.test');
+    await env.page.keyboard.press('Enter');
+    const statuses = await finalStatuses(env.page, ['spaced', 'encoded', 'good', 'field']);
+    expect(statuses).toEqual({
+      spaced: 'invalid',
+      encoded: 'invalid',
+      good: 'deliverable',
+      field: 'invalid',
+    });
+    const commands = env.net.allCommands();
+    expect(rcptCount(commands, 'info@deliverable.test')).toBeGreaterThanOrEqual(1);
+    for (const other of ['smith@deliverable.test', 'boss@deliverable.test'])
+      expect(rcptCount(commands, other), other).toBe(0);
   });
 });
