@@ -45,8 +45,8 @@ export function addressesOrWritten(text: string): string[] {
 
 /** The entries of a recipient list: split at `,` and `;` outside double quotes. */
 const ENTRY = /(?:"[^"]*"|[^,;])+/g;
-/** An entry `Name <address>` (the name plain or quoted). */
-const NAME_ADDR = /^(?:"[^"]*"|[^<>"])*<([^<>]*)>$/;
+/** An entry `Name <address>` (the name plain or quoted, the address one token). */
+const NAME_ADDR = /^(?:"[^"]*"|[^<>"])*<([^<>\s]*)>$/;
 
 /**
  * The addresses of a recipient list in which every entry must be exactly one address
