@@ -162,6 +162,8 @@ describe('marks on form fields in Chromium', () => {
     if (!badge) throw new Error('no mark on the home field');
     await env.page.mouse.click(badge.left + 7, badge.top + 7);
     await popoverSaying(env.page, /lead4@rejecting\.test/);
+    mkdirSync(SHOTS, { recursive: true });
+    await env.page.screenshot({ path: path.join(SHOTS, 'fields-popover-light.png') });
     await popoverClosed();
     // Tab from the field reaches its mark; Enter opens the popover.
     await env.page.focus('#work');

@@ -27,8 +27,11 @@ const pairs = new Map<HTMLElement, HTMLElement>();
 const offsets = new WeakMap<HTMLElement, [left: number, top: number, shown: boolean]>();
 /** The page's own inline padding-inline-end of a field we padded (value and priority). */
 const padded = new Map<HTMLElement, [string, string]>();
-/** Fields whose size padding would change (left unpadded). */
-const refused = new WeakSet<HTMLElement>();
+/**
+ * Each field's direction (true: right to left), read once with its padding when it is first
+ * shown: placing again on scroll then reads boxes only, no computed styles.
+ */
+const sides = new WeakMap<HTMLElement, boolean>();
 const observers = new WeakMap<Window, ResizeObserver>();
 const frames = new WeakSet<Window>();
 
@@ -73,6 +76,7 @@ export function leaveField(badge: HTMLElement): void {
   if (!field || !pairs.delete(badge) || [...pairs.values()].includes(field)) return;
   const win = field.ownerDocument.defaultView;
   if (win) observers.get(win)?.unobserve(field);
+  sides.delete(field);
   unpad(field);
 }
 
@@ -93,12 +97,15 @@ function place(win: Window): void {
     if (!badge.isConnected || badge.previousSibling !== field) leaveField(badge);
     else if (field.ownerDocument.defaultView === win) {
       const box = field.getBoundingClientRect();
-      const style = win.getComputedStyle(field);
-      const rtl = style.direction === 'rtl';
-      todo.push([badge, box, rtl]);
-      const end = Number.parseFloat(rtl ? style.paddingLeft : style.paddingRight);
-      if (end < ROOM && !padded.has(field) && !refused.has(field) && box.width > 4 * ROOM)
-        pad.push([field, box]);
+      let rtl = sides.get(field);
+      if (rtl === undefined && box.width > 0) {
+        const style = win.getComputedStyle(field);
+        rtl = style.direction === 'rtl';
+        sides.set(field, rtl);
+        const end = Number.parseFloat(rtl ? style.paddingLeft : style.paddingRight);
+        if (end < ROOM && box.width > 4 * ROOM) pad.push([field, box]);
+      }
+      todo.push([badge, box, rtl ?? false]);
     }
   }
   for (const [field] of pad) {
@@ -111,10 +118,7 @@ function place(win: Window): void {
   }
   for (const [field, before] of pad) {
     const after = field.getBoundingClientRect();
-    if (after.width !== before.width || after.height !== before.height) {
-      unpad(field);
-      refused.add(field);
-    }
+    if (after.width !== before.width || after.height !== before.height) unpad(field);
   }
   const moves = todo.map(([badge, box, rtl]) => {
     const now = badge.getBoundingClientRect();
