@@ -192,4 +192,72 @@ describe('marks on form fields in Chromium', () => {
     for (const other of ['smith@deliverable.test', 'boss@deliverable.test'])
       expect(rcptCount(commands, other), other).toBe(0);
   });
+
+  it('right-to-left fields, textareas and fields in a scrolling dialog body: the mark is at the field end, shown only while its place is in view', async () => {
+    await env.page.setViewport({ width: 900, height: 640 });
+    await env.page.goto(`${env.fixtures.origin}/fields-more.html`, { waitUntil: 'load' });
+    const ids = ['d1', 'd2', 'd3', 'd4', 'd5', 'rtl', 'notes'];
+    await finalStatuses(env.page, ids);
+    /** Per field: its box, its badge's box, and whether the badge is shown. */
+    const read = () =>
+      env.page.evaluate((list) => {
+        const out: Record<string, { field: Box; badge: Box; shown: boolean }> = {};
+        for (const id of list) {
+          const field = document.getElementById(id) as HTMLElement;
+          const badge = field.nextElementSibling as HTMLElement;
+          const f = field.getBoundingClientRect();
+          const b = badge.getBoundingClientRect();
+          out[id] = {
+            field: { left: f.left, top: f.top, right: f.right, bottom: f.bottom },
+            badge: { left: b.left, top: b.top, right: b.right, bottom: b.bottom },
+            shown: badge.localName === 'verimark-badge' && getComputedStyle(badge).visibility === 'visible',
+          };
+        }
+        return out;
+      }, ids);
+    const scroller = await env.page.$eval('#scroll', (el) => {
+      const r = el.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom };
+    });
+    const check = async (when: string) => {
+      const marks = await read();
+      for (const id of ['d1', 'd2', 'd3', 'd4', 'd5']) {
+        const m = marks[id];
+        if (!m) throw new Error(`no ${id}`);
+        const inView = m.badge.top >= scroller.top && m.badge.bottom <= scroller.bottom;
+        const fieldInView = m.field.top + 7 >= scroller.top && m.field.bottom - 7 <= scroller.bottom;
+        // A mark shows only inside the scrolling body, and then inside its field.
+        if (m.shown) expect(inView && inside(m.badge, m.field), `${when}: ${id}`).toBe(true);
+        if (fieldInView) expect(m.shown, `${when}: ${id} shown`).toBe(true);
+      }
+      return marks;
+    };
+    await waitFor(
+      async () => Object.values(await read()).every((m) => m.shown || m.field.top > scroller.bottom - 20),
+      10_000,
+      'the marks to be placed',
+    );
+    const before = await check('before scrolling');
+    expect(before.d1?.shown && !before.d5?.shown).toBe(true);
+    await env.page.$eval('#scroll', (el) => el.scrollBy(0, 200));
+    let after = before;
+    await waitFor(
+      async () => {
+        after = await read();
+        return !after.d1?.shown && after.d5?.shown;
+      },
+      5_000,
+      'the marks to follow the scrolled body',
+    );
+    await check('after scrolling');
+    // Right to left: the field's end is its left side. A textarea: beside its first line.
+    const { rtl, notes } = after;
+    expect(rtl && inside(rtl.badge, rtl.field) && rtl.badge.left - rtl.field.left < 10).toBe(true);
+    expect(notes && inside(notes.badge, notes.field) && notes.field.right - notes.badge.right < 10).toBe(
+      true,
+    );
+    mkdirSync(SHOTS, { recursive: true });
+    await env.page.screenshot({ path: path.join(SHOTS, 'fields-more-light.png') });
+    expect(notes && notes.badge.top - notes.field.top < 16, JSON.stringify(notes)).toBe(true);
+  });
 });

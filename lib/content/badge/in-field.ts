@@ -28,10 +28,13 @@ const offsets = new WeakMap<HTMLElement, [left: number, top: number, shown: bool
 /** The page's own inline padding-inline-end of a field we padded (value and priority). */
 const padded = new Map<HTMLElement, [string, string]>();
 /**
- * Each field's direction (true: right to left), read once with its padding when it is first
- * shown: placing again on scroll then reads boxes only, no computed styles.
+ * What is read of each field once, with its padding, when it is first shown (placing again on
+ * scroll then reads boxes only, no computed styles): its direction (true: right to left), and the
+ * boxes that clip it but not its badge — those with overflow between the field and the badge's
+ * containing block (a form's scrolling body in a positioned dialog): the badge shows only while
+ * its place is inside them.
  */
-const sides = new WeakMap<HTMLElement, boolean>();
+const sides = new WeakMap<HTMLElement, [rtl: boolean, clips: Element[]]>();
 const observers = new WeakMap<Window, ResizeObserver>();
 const frames = new WeakSet<Window>();
 
@@ -61,12 +64,13 @@ export function fitInField(
   observer.observe(field, { box: 'border-box' });
 }
 
-function schedule(win: Window): void {
+/** Places the badges of `win` in the next frame; `again`: how many frames in a row placed some already. */
+function schedule(win: Window, again = 0): void {
   if (frames.has(win) || pairs.size === 0) return;
   frames.add(win);
   win.requestAnimationFrame(() => {
     frames.delete(win);
-    place(win);
+    place(win, again);
   });
 }
 
@@ -89,23 +93,31 @@ function unpad(field: HTMLElement): void {
   else field.style.removeProperty('padding-inline-end');
 }
 
-/** Places every badge of `win`'s fields: reads, padding where it fits, then the margins. */
-function place(win: Window): void {
-  const todo: [HTMLElement, DOMRect, boolean][] = [];
+/**
+ * Places every badge of `win`'s fields: reads, padding where it fits, then the margins. Where a
+ * badge moved, the next frame looks again (a static position may shift with the badge's own
+ * margins, e.g. beside an inline-block textarea), a few frames at most.
+ */
+function place(win: Window, again = 0): void {
+  let moved = false;
+  const todo: [HTMLElement, DOMRect, boolean, Element[]][] = [];
   const pad: [HTMLElement, DOMRect][] = [];
   for (const [badge, field] of pairs) {
     if (!badge.isConnected || badge.previousSibling !== field) leaveField(badge);
     else if (field.ownerDocument.defaultView === win) {
       const box = field.getBoundingClientRect();
-      let rtl = sides.get(field);
-      if (rtl === undefined && box.width > 0) {
+      let side = sides.get(field);
+      if (!side && box.width > 0) {
         const style = win.getComputedStyle(field);
-        rtl = style.direction === 'rtl';
-        sides.set(field, rtl);
-        const end = Number.parseFloat(rtl ? style.paddingLeft : style.paddingRight);
+        const clips: Element[] = [];
+        for (let el = field.parentElement; el && el !== badge.offsetParent; el = el.parentElement)
+          if (win.getComputedStyle(el).overflow !== 'visible') clips.push(el);
+        side = [style.direction === 'rtl', clips];
+        sides.set(field, side);
+        const end = Number.parseFloat(side[0] ? style.paddingLeft : style.paddingRight);
         if (end < ROOM && box.width > 4 * ROOM) pad.push([field, box]);
       }
-      todo.push([badge, box, rtl ?? false]);
+      todo.push([badge, box, side?.[0] ?? false, side?.[1] ?? []]);
     }
   }
   for (const [field] of pad) {
@@ -120,16 +132,23 @@ function place(win: Window): void {
     const after = field.getBoundingClientRect();
     if (after.width !== before.width || after.height !== before.height) unpad(field);
   }
-  const moves = todo.map(([badge, box, rtl]) => {
+  const moves = todo.map(([badge, box, rtl, clips]) => {
     const now = badge.getBoundingClientRect();
     const [left, top] = offsets.get(badge) ?? [0, 0];
     const x = rtl ? box.left + INSET : box.right - INSET - SIZE;
     const y = box.top + (Math.min(box.height, BAND) - SIZE) / 2;
-    return [badge, Math.round(left + x - now.left), Math.round(top + y - now.top), box.width > 0] as const;
+    const shown =
+      box.width > 0 &&
+      clips.every((clip) => {
+        const r = clip.getBoundingClientRect();
+        return x >= r.left && x + SIZE <= r.right && y >= r.top && y + SIZE <= r.bottom;
+      });
+    return [badge, Math.round(left + x - now.left), Math.round(top + y - now.top), shown] as const;
   });
   for (const [badge, left, top, shown] of moves) {
     const last = offsets.get(badge);
     if (last?.[0] === left && last[1] === top && last[2] === shown) continue;
+    moved = true;
     offsets.set(badge, [left, top, shown]);
     setStyle(badge, {
       'margin-left': `${left}px`,
@@ -137,4 +156,5 @@ function place(win: Window): void {
       visibility: shown ? 'visible' : 'hidden',
     });
   }
+  if (moved && again < 3) schedule(win, again + 1);
 }
