@@ -13,6 +13,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useContentEnv } from './testing/content-env';
 import { finalStatuses, rcptCount } from './testing/content-pages';
+import { type Box, fieldMarks, inside, moved, openForm } from './testing/fields';
 import { badgeOverlaps } from './testing/geometry';
 import { ROOT } from './testing/paths';
 import { popoverSaying } from './testing/popover';
@@ -21,95 +22,6 @@ import { launchChromium } from './testing/session';
 
 const env = useContentEnv(launchChromium, 100);
 const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
-const FIELDS = ['work', 'home', 'other', 'narrow'];
-const TOLERANCE = 2;
-
-interface Box {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-/** Each field's box, its end padding, and the box of the badge right after it (page coordinates). */
-function fieldMarks(): Promise<Record<string, { field: Box; badge: Box | null; endPadding: number }>> {
-  return env.page.evaluate((ids) => {
-    const box = (el: Element) => {
-      const r = el.getBoundingClientRect();
-      return {
-        left: r.left + scrollX,
-        top: r.top + scrollY,
-        right: r.right + scrollX,
-        bottom: r.bottom + scrollY,
-      };
-    };
-    const out: Record<string, { field: Box; badge: Box | null; endPadding: number }> = {};
-    for (const id of ids) {
-      const field = document.getElementById(id) as HTMLElement;
-      const next = field.nextElementSibling;
-      out[id] = {
-        field: box(field),
-        badge: next?.localName === 'verimark-badge' ? box(next) : null,
-        endPadding: Number.parseFloat(getComputedStyle(field).paddingRight),
-      };
-    }
-    return out;
-  }, FIELDS);
-}
-
-/** Boxes (x, y, width, height in page coordinates) of the page's labels, hints, buttons and fields that moved since it first drew them. */
-function moved(): Promise<string[]> {
-  return env.page.evaluate((tolerance) => {
-    const before = (window as unknown as { boxesBefore?: Record<string, number[]> }).boxesBefore;
-    if (!before) throw new Error('the page recorded no boxes');
-    const out: string[] = [];
-    for (const el of document.querySelectorAll('label,.hint,button,input,#owner')) {
-      const key = el.id || `${el.localName}-${(el as HTMLLabelElement).htmlFor}`;
-      const r = el.getBoundingClientRect();
-      const now = [r.x + scrollX, r.y + scrollY, r.width, r.height];
-      const was = before[key] ?? [];
-      if (
-        now.some(
-          (v, i) => Math.abs(v - (was[i] ?? Number.NaN)) > tolerance || Number.isNaN(was[i] ?? Number.NaN),
-        )
-      )
-        out.push(`${key}: ${was.map(Math.round).join(',')} -> ${now.map(Math.round).join(',')}`);
-    }
-    return out;
-  }, TOLERANCE);
-}
-
-function inside(inner: Box, outer: Box): boolean {
-  return (
-    inner.left >= outer.left - 0.5 &&
-    inner.right <= outer.right + 0.5 &&
-    inner.top >= outer.top - 0.5 &&
-    inner.bottom <= outer.bottom + 0.5
-  );
-}
-
-async function openForm(theme: 'light' | 'dark', height = 640) {
-  await env.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
-  await env.page.setViewport({ width: 900, height });
-  await env.page.goto(`${env.fixtures.origin}/edit-contact.html`, { waitUntil: 'load' });
-  await finalStatuses(env.page, [...FIELDS, 'owner-link']);
-  // Every field's badge drawn and placed inside its field (two reads alike).
-  let last = '';
-  return waitFor(
-    async () => {
-      const marks = await fieldMarks();
-      const read = JSON.stringify(marks);
-      const settled = read === last && Object.values(marks).every((m) => m.badge && inside(m.badge, m.field));
-      last = read;
-      return settled ? marks : undefined;
-    },
-    10_000,
-    'the field marks to settle inside their fields',
-  ).catch((err: Error) => {
-    throw new Error(`${err.message}: ${last}`);
-  });
-}
-
 async function popoverClosed() {
   await env.page.keyboard.press('Escape');
   await waitFor(async () => !(await env.page.$('::-p-aria([role="dialog"])')), 5_000, 'the popover to close');
@@ -118,8 +30,8 @@ async function popoverClosed() {
 describe('marks on form fields in Chromium', () => {
   for (const theme of ['light', 'dark'] as const) {
     it(`sit inside the field's end and move nothing on the form (${theme})`, async () => {
-      const marks = await openForm(theme);
-      expect(await moved()).toEqual([]);
+      const marks = await openForm(env.page, env.fixtures.origin, theme);
+      expect(await moved(env.page)).toEqual([]);
       const panel = await env.page.$eval('#panel', (el) => el.getBoundingClientRect().bottom);
       const save = await env.page.$eval('#save', (el) => el.getBoundingClientRect().bottom);
       expect(save, 'Save stays inside its panel').toBeLessThanOrEqual(panel);
@@ -146,18 +58,18 @@ describe('marks on form fields in Chromium', () => {
   }
 
   it('the mark follows its field when the page scrolls', async () => {
-    await openForm('light', 300);
+    await openForm(env.page, env.fixtures.origin, 'light', 300);
     await env.page.evaluate(() => window.scrollBy(0, 120));
     await waitFor(
-      async () => Object.values(await fieldMarks()).every((m) => m.badge && inside(m.badge, m.field)),
+      async () => Object.values(await fieldMarks(env.page)).every((m) => m.badge && inside(m.badge, m.field)),
       5_000,
       'the marks to stay inside their fields after scrolling',
     );
   });
 
   it('the popover opens from a field mark by click and by keyboard', async () => {
-    await openForm('light');
-    const marks = await fieldMarks();
+    await openForm(env.page, env.fixtures.origin, 'light');
+    const marks = await fieldMarks(env.page);
     const badge = marks.home?.badge;
     if (!badge) throw new Error('no mark on the home field');
     await env.page.mouse.click(badge.left + 7, badge.top + 7);
