@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type { Alias, AliasOptions, InlineConfig } from 'vite';
 
 export const PAGE_BROWSER = fileURLToPath(new URL('../lib/content/browser.ts', import.meta.url));
+/** The content script's own slim context (lib/content/context.ts), in place of WXT's. */
+const CONTENT_CONTEXT = fileURLToPath(new URL('../lib/content/context.ts', import.meta.url));
 
 const PAGE_SCRIPT_TYPES = new Set(['content-script', 'unlisted-script']);
 
@@ -18,12 +20,19 @@ function aliasList(alias: AliasOptions | undefined): Alias[] {
   return Object.entries(alias).map(([find, replacement]) => ({ find, replacement }));
 }
 
-/** Puts the page scripts' `wxt/browser` first (Vite takes the first alias that matches). */
+/**
+ * Puts the page scripts' `wxt/browser` (and the content script's context) first: Vite takes the
+ * first alias that matches.
+ */
 export function pageScriptsBrowser(entrypoints: readonly { type: string }[], config: InlineConfig): void {
   if (entrypoints.length === 0 || !entrypoints.every((e) => PAGE_SCRIPT_TYPES.has(e.type))) return;
   config.resolve ??= {};
+  const contexts = entrypoints.every((e) => e.type === 'content-script')
+    ? [{ find: /^wxt\/utils\/content-script-context$/, replacement: CONTENT_CONTEXT }]
+    : [];
   config.resolve.alias = [
     { find: /^wxt\/browser$/, replacement: PAGE_BROWSER },
+    ...contexts,
     ...aliasList(config.resolve.alias),
   ];
 }

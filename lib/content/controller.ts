@@ -11,6 +11,7 @@ import { LazyPopovers } from './overlay/load';
 import { type ScanSink, scanTree } from './scan';
 import { onIdle, slicedQueue } from './scheduler';
 import { Visibility } from './visibility';
+import { inReceivedBody } from './webmail/received';
 
 interface StartOptions {
   win: Window;
@@ -64,11 +65,13 @@ export function startMarking(opts: StartOptions): Marking {
   const m = new Marker({
     book,
     signal,
-    watchVisibility: (el) => visibility.watch(el),
+    watchVisibility: (el) => watch(el),
     activate: (el, badge) => void popovers.toggle(el, badge).catch(() => undefined),
     rendered: (el) => popovers.rendered(el),
   });
   marker = m;
+  // Addresses in a received message's body wait for a click (webmail/received.ts).
+  const watch = (el: Element) => inReceivedBody(el, m.kindOf(el)) || visibility.watch(el);
   const watcher = new TreeWatcher(win, signal, (batch) => onBatch(batch));
 
   const addRoot = (root: Document | ShadowRoot) => {
@@ -126,7 +129,7 @@ export function startMarking(opts: StartOptions): Marking {
   opts.onLocationChange?.(() => {
     book.resetBudget(opts.budget);
     watcher.requestRescan();
-    for (const el of m.unverifiedElements()) visibility.watch(el);
+    for (const el of m.unverifiedElements()) watch(el);
   });
   return { marker: m, book };
 }

@@ -4,9 +4,10 @@
  * tab an allowance of these addresses past the background's per-tab cap). Only extension pages may ask.
  */
 import { browser } from 'wxt/browser';
-import { onPageMessage, type PageAddress } from '@/lib/shared/page-messages';
+import type { PageAddress } from '@/lib/shared/page-messages';
 import type { AddressBook } from './address-book';
 import type { Marker } from './marker';
+import { answer } from './wire';
 
 interface Sender {
   id?: string;
@@ -36,26 +37,21 @@ export function listenToPopup(marker: Marker, book: AddressBook, signal: AbortSi
   const refuse = () => {
     throw new Error('Only the extension may ask this');
   };
-  const stops = [
-    onPageMessage('pageAddresses', ({ sender }) =>
-      fromExtensionPage(sender) ? pageAddresses(marker, book) : refuse(),
-    ),
-    onPageMessage('verifyPage', ({ sender }) => {
-      if (!fromExtensionPage(sender)) return refuse();
-      let asked = 0;
-      for (const { email } of pageAddresses(marker, book)) {
-        if (!book.isUnverified(email)) continue;
-        book.verifyNow(email);
-        asked += 1;
-      }
-      return { asked };
-    }),
-  ];
-  signal.addEventListener(
-    'abort',
-    () => {
-      for (const stop of stops) stop();
+  answer(
+    {
+      pageAddresses: (sender) =>
+        fromExtensionPage(sender as Sender) ? pageAddresses(marker, book) : refuse(),
+      verifyPage: (sender) => {
+        if (!fromExtensionPage(sender as Sender)) return refuse();
+        let asked = 0;
+        for (const { email } of pageAddresses(marker, book)) {
+          if (!book.isUnverified(email)) continue;
+          book.verifyNow(email);
+          asked += 1;
+        }
+        return { asked };
+      },
     },
-    { once: true },
+    signal,
   );
 }

@@ -205,4 +205,6 @@ export const LOOKUP_MAX = 100;
 /** Set by "Check this page" (scripting.executeScript) before the content script itself is injected. */
 export const CHECK_ONCE_FLAG = '__verimarkCheckOnce';
 
-export const { sendMessage, onMessage, removeAllListeners } = defineExtensionMessaging<ProtocolMap>();
+// Pure: the content script imports this module's constants and speaks the protocol itself (lib/content/wire.ts).
+export const { sendMessage, onMessage, removeAllListeners } =
+  /* @__PURE__ */ defineExtensionMessaging<ProtocolMap>();

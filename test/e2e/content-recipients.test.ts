@@ -42,6 +42,13 @@ function recipients(site: Webmail): Promise<string[]> {
   return env.page.$$eval(selector, (els, a) => els.map((el) => el.getAttribute(a) ?? ''), attr);
 }
 
+/** The recipients as the Gmail-like page's own model holds them (what it would send to). */
+function gmailModel(): Promise<string[]> {
+  return env.page.evaluate(() =>
+    (window as unknown as { model: { address: string }[] }).model.map((r) => r.address),
+  );
+}
+
 async function shoot(name: string) {
   mkdirSync(SHOTS, { recursive: true });
   await env.page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
@@ -71,6 +78,7 @@ async function replaceAndUndo(site: Webmail, theme: (typeof THEMES)[number]) {
   await pressPopoverButton(env.page, 'Replace');
   // The page made the new chip itself; the old one is gone.
   await waitFor(async () => (await recipients(site)).join() === `${GOOD},${FIXED}`, 10_000, 'the new chip');
+  if (site === 'gmail') expect(await gmailModel()).toEqual([GOOD, FIXED]);
   const fixed = await finalStatuses(env.page, [idOf(site, FIXED)]);
   expect(['deliverable', 'risky', 'unknown']).toContain(fixed[idOf(site, FIXED)]);
   const replaced = await popoverSaying(env.page, /Replaced with alice@gmail\.com\..*Undo/);
@@ -101,6 +109,34 @@ describe('Replace on compose recipients in Chromium', () => {
       await env.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
     });
   }
+
+  it('Gmail in German: Replace removes the chip through its own control (found without English text), so Gmail sends to the fix; Undo in one click', async () => {
+    await env.page.setViewport({ width: 760, height: 420 });
+    await openCompose(env.page, env.fixtures.origin, 'gmail', { to: [GOOD, TYPO] }, undefined, {
+      lang: 'de',
+    });
+    expect(await finalStatuses(env.page, [idOf('gmail', TYPO)])).toEqual({
+      [idOf('gmail', TYPO)]: 'undeliverable',
+    });
+    await clickBadgeOf(env.page, `#${idOf('gmail', TYPO)}`);
+    await pressPopoverButton(env.page, 'Replace');
+    // The page's own list of recipients (what it sends to) follows, not only its DOM.
+    await waitFor(
+      async () => (await gmailModel()).join() === `${GOOD},${FIXED}`,
+      10_000,
+      'the page to hold the fix',
+    );
+    expect(await recipients('gmail')).toEqual([GOOD, FIXED]);
+    await popoverSaying(env.page, /Replaced with alice@gmail\.com\..*Undo/);
+    await pressPopoverButton(env.page, 'Undo');
+    await waitFor(
+      async () => (await gmailModel()).join() === `${GOOD},${TYPO}`,
+      10_000,
+      'the page to hold the old address',
+    );
+    expect(await recipients('gmail')).toEqual([GOOD, TYPO]);
+    await env.page.keyboard.press('Escape');
+  });
 
   it('a CRM table in a narrow window (640 px: compact fits) keeps its layout (light and dark screenshots)', async () => {
     await env.page.setViewport({ width: 640, height: 420 });

@@ -1,6 +1,7 @@
 /**
  * The mark beside a target: a small element in the page's flow, right after the target, so it
- * takes room of its own and never paints over the page's text or controls. No shadow root and
+ * takes room of its own and never paints over the page's text or controls (on a form field, it
+ * sits inside the field's end instead: in-field.ts). No shadow root and
  * no measurement: the browser lays it out with the line. Its glyph is a shape per status
  * (status.ts), an SVG background from one adopted stylesheet (sheet.ts); no HTML strings.
  * It is a keyboard-reachable button with a screen-reader label; activating it asks its owner to
@@ -9,6 +10,7 @@
 import type { PageStatus } from '../status';
 import { isUserEvent } from '../user-event';
 import { setStyle } from './dom';
+import { fitInField, leaveField } from './in-field';
 import { adoptBadgeSheet, BADGE_TAG, glyphStyle, inlineHostStyle } from './sheet';
 import { fitInCell } from './table-fit';
 
@@ -117,8 +119,16 @@ export function createBadge(
         setStyle(el, inlineHostStyle());
         setStyle(el, glyphStyle(current));
       }
-      // In a table cell it ends, the badge takes no width: the host table keeps its layout. Its
-      // fit is written before it goes in, so the page sees one change per badge.
+      // On a form field it sits inside the field's end (in-field.ts). In a table cell it ends, it
+      // takes no width: the host table keeps its layout. Its fit is written before it goes in, so
+      // the page sees one change per badge.
+      const name = (node as Element).localName;
+      if (name === 'input' || name === 'textarea') {
+        node.after(el);
+        fitInField(el, node as HTMLElement, inline, signal);
+        return;
+      }
+      leaveField(el);
       fitInCell(el, node, inline, signal);
       node.after(el);
     },
@@ -135,6 +145,7 @@ export function createBadge(
     },
     remove() {
       el.remove();
+      leaveField(el);
     },
   };
   actions.set(el, () => activate(badge));

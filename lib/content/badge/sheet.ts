@@ -55,6 +55,9 @@ const HOST: Style = {
   outline: 'none',
 };
 
+/** A badge inside a form field's end (in-field.ts moves it there by its margins). */
+export const FIELD_STYLE: Style = { position: 'absolute', margin: '0', 'z-index': '1' };
+
 /** 1 px of the 14 px badge on the 100-unit view box. */
 const PX = 100 / SIZE;
 
@@ -100,6 +103,7 @@ function cssText(): string {
     `${BADGE_TAG}:focus-visible{outline:2px solid #2f7fd6 !important;outline-offset:1px !important}`,
     `${BADGE_TAG}[data-fit="full"]{${block(fitStyle('full'))}}`,
     `${BADGE_TAG}[data-fit="compact"],${BADGE_TAG}[data-fit="over"]{${block(fitStyle('compact'))}}`,
+    `${BADGE_TAG}[data-fit="field"]{${block(FIELD_STYLE)}}`,
   ];
   for (const status of Object.keys(STATUS_LOOK) as PageStatus[]) {
     rules.push(`${BADGE_TAG}[data-status="${status}"]{${block(glyphStyle(status))}}`);

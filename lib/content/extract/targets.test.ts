@@ -39,6 +39,19 @@ describe('extractTarget', () => {
     ]);
   });
 
+  it('a field whose text is not exactly one address per entry is kept whole (invalid), never read as another', () => {
+    const value = (v: string) => {
+      const input = el('<input type="email">', 'input') as HTMLInputElement;
+      input.value = v;
+      return extractTarget(input)?.emails;
+    };
+    expect(value('gina smith@good.test')).toEqual(['gina smith@good.test']);
+    expect(value('Email: bob@good.test')).toEqual(['Email: bob@good.test']);
+    expect(value('Gina Smith <gina@good.test>')).toEqual(['gina@good.test']);
+    expect(value('"Doe, Jo" <jo@y.org>; a@x.com')).toEqual(['jo@y.org', 'a@x.com']);
+    expect(value('a@x.com b@y.com')).toEqual(['a@x.com b@y.com']);
+  });
+
   it('leaves non-text inputs and unrelated fields alone', () => {
     expect(
       extractTarget(el('<input type="checkbox" name="email_opt_in" value="a@x.com">', 'input')),
@@ -96,6 +109,8 @@ describe('extractTarget', () => {
     // No address-like token survives the markup, so the whole value is kept, as text, to be judged invalid.
     expect(target?.emails).toEqual([hostile]);
     expect(inputAddresses(`${hostile}, ok@fine.test`)).toEqual(['ok@fine.test']);
+    input.value = `${hostile}, ok@fine.test`;
+    expect(extractTarget(input)?.emails).toEqual([hostile, 'ok@fine.test']);
     expect(document.querySelector('img')).toBeNull();
     const span = el('<span email="x">Someone</span>', 'span');
     span.setAttribute('email', '"><svg onload="window.pwned=1">@evil.test');

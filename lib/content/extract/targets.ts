@@ -4,7 +4,7 @@
  * multi-address input, a paragraph), and its mark shows the worst verdict among them.
  */
 
-import { addressesOrWritten } from '@/lib/shared/extract/address-list';
+import { addressesOrWritten, exactAddresses } from '@/lib/shared/extract/address-list';
 import { mailtoRecipients } from '@/lib/shared/extract/mailto';
 import { isRecipientInput, RECIPIENT_SELECTOR, recipientOf } from '../webmail/recipients';
 
@@ -62,7 +62,8 @@ export function extractTarget(el: Element): Target | null {
 function fieldTarget(el: Element): Target | null {
   if (!isTextInput(el)) return null;
   if (isRecipientInput(el)) return { kind: 'recipient-input', emails: inputAddresses(el.value) };
-  if (el.matches(ELEMENT_SELECTORS.input)) return { kind: 'input', emails: inputAddresses(el.value) };
+  // An email field's text is its addresses, each exactly one (a compose typing box holds what is being typed).
+  if (el.matches(ELEMENT_SELECTORS.input)) return { kind: 'input', emails: exactAddresses(el.value) };
   return null;
 }
 

@@ -6,11 +6,12 @@
  * held back): it shares the world's globals, not the page's. Types only are imported here, so
  * nothing of it weighs on the marking script (docs/benchmarks.md: the content script's size).
  */
-import { sendMessage } from '@/lib/shared/messages';
+
 import type { AddressBook } from '../address-book';
 import type { Badge } from '../badge/badge';
 import type { Marker } from '../marker';
 import type { GuardUi } from '../send-guard/guard';
+import { sendMessage } from '../wire';
 
 export const UI_GLOBAL = '__verimarkUi';
 

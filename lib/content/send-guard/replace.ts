@@ -2,8 +2,9 @@
  * "Replace": swaps a flagged recipient for the service's suggestion in the compose, the way the
  * user would — through the webmail's own controls, so its model of the recipients follows.
  *
- * - Gmail chip (`div[role=option][data-hovercard-id]`): press the chip's remove control
- *   (`[aria-label*="remove"]`, "Press delete to remove this chip"), then type the new address and
+ * - Gmail chip (`div[role=option][data-hovercard-id]`): press the chip's remove control (the
+ *   element named by the chip's `aria-describedby`, "Press delete to remove this chip" in the
+ *   user's language; else `[aria-label*="remove"]`), then type the new address and
  *   a comma into the field's typing box; Gmail turns it into a chip. If the chip has no remove
  *   control it is taken out of the DOM (Gmail may then still hold it: the dialog says "Replaced"
  *   only when the chip is gone).
@@ -49,6 +50,17 @@ function typeText(doc: Document, target: HTMLElement, text: string): void {
     );
 }
 
+/**
+ * A Gmail chip's remove control, found by structure (its label is in the user's language): the
+ * element the chip is described by (`aria-describedby`, "Press delete to remove this chip"),
+ * else one labelled with "remove".
+ */
+function removeControlOf(chip: Element): Element | null {
+  const described = chip.getAttribute('aria-describedby');
+  const byId = described ? chip.ownerDocument.getElementById(described) : null;
+  return (byId && chip.contains(byId) ? byId : null) ?? chip.querySelector('[aria-label*="remove" i]');
+}
+
 function typingBoxOf(chip: Element): HTMLElement | null {
   const field = chip.closest(GMAIL_FIELD);
   return (field?.querySelector('input,textarea') as HTMLElement | null) ?? null;
@@ -82,7 +94,7 @@ export function replaceRecipient(f: Flagged): boolean {
   if (f.typed && isTextBox(el)) return replaceTyped(doc, el, f.email, to);
   if (el.hasAttribute('data-hovercard-id')) {
     const box = typingBoxOf(el);
-    const remove = el.querySelector('[aria-label*="remove" i]');
+    const remove = removeControlOf(el);
     if (remove) pressButton(remove);
     if (el.isConnected) el.remove();
     if (box) typeText(doc, box, `${to},`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressesInText, addressesOrWritten } from './address-list';
+import { addressesInText, addressesOrWritten, exactAddresses } from './address-list';
 
 describe('addressesInText', () => {
   it('reads recipients the way people write them', () => {
@@ -37,5 +37,22 @@ describe('addressesOrWritten', () => {
     expect(addressesOrWritten('frank@')).toEqual(['frank@']);
     expect(addressesOrWritten('x'.repeat(1000))).toEqual(['x'.repeat(320)]);
     expect(addressesOrWritten(' \n ')).toEqual([]);
+  });
+});
+
+describe('exactAddresses', () => {
+  it('reads each entry of a list as exactly one address, or Name <address>', () => {
+    expect(exactAddresses(' a@x.com, b@y.com ;c@z.com ')).toEqual(['a@x.com', 'b@y.com', 'c@z.com']);
+    expect(exactAddresses('"Doe, Jo" <jo@y.org>, Ann Lee <ann@x.com>')).toEqual(['jo@y.org', 'ann@x.com']);
+    expect(exactAddresses('a@x.com, A@x.com, a@x.com')).toEqual(['a@x.com', 'A@x.com']);
+    expect(exactAddresses(' ,; ')).toEqual([]);
+  });
+
+  it('keeps an entry that is anything else whole, never another address read out of it', () => {
+    expect(exactAddresses('gina smith@good.test')).toEqual(['gina smith@good.test']);
+    expect(exactAddresses('see bob@x.com.')).toEqual(['see bob@x.com.']);
+    expect(exactAddresses('Gina <gina smith@x.com>')).toEqual(['Gina <gina smith@x.com>']);
+    expect(exactAddresses('<a@x.com> <b@y.com>')).toEqual(['<a@x.com> <b@y.com>']);
+    expect(exactAddresses('x'.repeat(1000))).toEqual(['x'.repeat(320)]);
   });
 });

@@ -43,6 +43,28 @@ export function addressesOrWritten(text: string): string[] {
   return found.length > 0 ? found : [written.slice(0, MAX_WRITTEN)];
 }
 
+/** The entries of a recipient list: split at `,` and `;` outside double quotes. */
+const ENTRY = /(?:"[^"]*"|[^,;])+/g;
+/** An entry `Name <address>` (the name plain or quoted, the address one token). */
+const NAME_ADDR = /^(?:"[^"]*"|[^<>"])*<([^<>\s]*)>$/;
+
+/**
+ * The addresses of a recipient list in which every entry must be exactly one address
+ * (`a@x.com`, `"Doe, Jo" <jo@y.org>`), as written: an entry that is anything else comes back
+ * whole (`gina smith@good.test`), to be judged invalid — never another address read out of it.
+ * For mailto: links and email fields, whose text is the address itself.
+ */
+export function exactAddresses(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.slice(0, MAX_TEXT).matchAll(ENTRY)) {
+    const entry = match[0].trim();
+    const address = (NAME_ADDR.exec(entry)?.[1]?.trim() || entry).slice(0, MAX_WRITTEN);
+    if (address && !out.includes(address)) out.push(address);
+    if (out.length >= MAX_ADDRESSES) break;
+  }
+  return out;
+}
+
 /** A trailing full stop or similar belongs to the sentence, not to the address. */
 function trimPunctuation(candidate: string): string {
   return candidate.replace(/^[.!?]+/, '').replace(/[.!?]+$/, '');

@@ -51,13 +51,23 @@ describe('mailtoRecipients', () => {
     expect(mailtoRecipients('javascript:alert(1)//a@b.com')).toEqual([]);
   });
 
-  it('splits hostile markup into harmless tokens', () => {
+  it('keeps hostile markup whole, as text to be judged invalid, never an address read out of it', () => {
     const href = 'mailto:%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E@evil.com?cc=%3Cscript%3E@x.com';
-    // No address can be read in either list: each is kept whole as plain text, to be judged invalid.
     expect(mailtoRecipients(href)).toEqual(['"><img src=x onerror=alert(1)>@evil.com', '<script>@x.com']);
     const quoted = mailtoRecipients("mailto:x'onmouseover='alert(1)'@evil.com,ok@fine.com");
-    for (const address of quoted) expect(address).not.toMatch(/[<>"()]/);
-    expect(quoted).toEqual(["'@evil.com", 'ok@fine.com']);
+    expect(quoted).toEqual(["x'onmouseover='alert(1)'@evil.com", 'ok@fine.com']);
+  });
+
+  it('an entry that is not exactly one address is kept whole, never read as another address', () => {
+    expect(mailtoRecipients('mailto:gina smith@good.test')).toEqual(['gina smith@good.test']);
+    expect(mailtoRecipients('mailto:gina%20smith@good.test')).toEqual(['gina smith@good.test']);
+    expect(mailtoRecipients('mailto:Gina%20Smith%20%3Cgina@good.test%3E')).toEqual(['gina@good.test']);
+    expect(mailtoRecipients('mailto:a@x.com%20b@y.com,c@z.com')).toEqual(['a@x.com b@y.com', 'c@z.com']);
+    expect(mailtoRecipients('mailto:ok@x.com?cc=write%20to%20boss@y.com')).toEqual([
+      'ok@x.com',
+      'write to boss@y.com',
+    ]);
+    expect(mailtoRecipients('mailto:Gina%20%3C%3E')).toEqual(['Gina <>']);
   });
   it('reads a plain one-token link as the general parse does', () => {
     // The fast path (no header fields, nothing to decode) against the same token with a subject,

@@ -2,13 +2,13 @@
  * Recipients of a `mailto:` URL (RFC 6068): the path and the `to`, `cc` and `bcc` header fields,
  * each a comma-separated, percent-encoded list. Other fields (subject, body) are ignored.
  */
-import { addressesOrWritten } from './address-list';
+import { exactAddresses } from './address-list';
 
 const RECIPIENT_FIELDS = new Set(['to', 'cc', 'bcc']);
 /**
  * A path that is one plain token: nothing to decode, split or trim, no header fields. Most links
  * on a page look so (`mailto:ann@acme.test`), and a CRM table has a thousand: they skip the parse.
- * Length within what addressesOrWritten keeps of a token without an address.
+ * Length within what exactAddresses keeps of an entry.
  */
 const PLAIN = /^[^\s<>()[\]"',;:?#%&=]{1,320}$/;
 
@@ -25,7 +25,8 @@ function decode(part: string): string {
 
 /**
  * The distinct recipients of a mailto: href (scheme matched in any case), or [] for anything else.
- * A recipient list with no readable address comes back whole, to be judged invalid.
+ * Each entry of its lists is one address (or `Name <address>`); an entry that is not comes back
+ * whole, to be judged invalid (`mailto:gina smith@good.test` is not `smith@good.test`).
  */
 export function mailtoRecipients(href: string): string[] {
   const trimmed = href.trim();
@@ -47,8 +48,8 @@ export function mailtoRecipients(href: string): string[] {
   }
   const out: string[] = [];
   for (const list of lists) {
-    // A recipient with no readable address (`mailto:bob.good.test`) is kept, to be marked invalid.
-    for (const address of addressesOrWritten(list)) if (!out.includes(address)) out.push(address);
+    // A recipient that is not one address (`mailto:bob.good.test`) is kept, to be marked invalid.
+    for (const address of exactAddresses(list)) if (!out.includes(address)) out.push(address);
   }
   return out;
 }

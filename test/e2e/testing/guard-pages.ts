@@ -28,8 +28,10 @@ export async function openCompose(
   site: Webmail,
   recipients: { to?: string[]; cc?: string[] },
   expected?: Record<string, string>,
+  /** More of the page's query (e.g. `lang`). */
+  params: Record<string, string> = {},
 ): Promise<void> {
-  const query = new URLSearchParams();
+  const query = new URLSearchParams(params);
   for (const [field, list] of Object.entries(recipients)) query.set(field, list.join(','));
   await page.goto(`${origin}/guard-${site}.html?${query}`, { waitUntil: 'load' });
   const all = [...(recipients.to ?? []), ...(recipients.cc ?? [])];
