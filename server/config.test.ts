@@ -55,3 +55,28 @@ describe('RETENTION_DAYS', () => {
     expect(() => loadConfig({ RETENTION_DAYS: 'forever' })).toThrow(ConfigError);
   });
 });
+
+describe('open-internet settings', () => {
+  it('defaults VERIFY_DEADLINE_MS to 60 s and MAX_MX_HOSTS to 5, and reads them', () => {
+    expect(loadConfig({}).engine).toMatchObject({ verifyDeadlineMs: 60_000, maxMxHosts: 5 });
+    const set = loadConfig({ VERIFY_DEADLINE_MS: '2500', MAX_MX_HOSTS: '2' }).engine;
+    expect(set).toMatchObject({ verifyDeadlineMs: 2500, maxMxHosts: 2 });
+    expect(() => loadConfig({ MAX_MX_HOSTS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ VERIFY_DEADLINE_MS: 'soon' })).toThrow(ConfigError);
+  });
+
+  it('trusts no proxy unless TRUST_PROXY names them', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '::1',
+      'loopback',
+    ]);
+    for (const bad of ['proxy.example', '10.0.0.0/33', '10.0.0.1/8/1', '*']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(ConfigError);
+    }
+  });
+});
