@@ -2,8 +2,9 @@
  * "Replace": swaps a flagged recipient for the service's suggestion in the compose, the way the
  * user would — through the webmail's own controls, so its model of the recipients follows.
  *
- * - Gmail chip (`div[role=option][data-hovercard-id]`): press the chip's remove control
- *   (`[aria-label*="remove"]`, "Press delete to remove this chip"), then type the new address and
+ * - Gmail chip (`div[role=option][data-hovercard-id]`): press the chip's remove control (the
+ *   element inside the chip its `aria-describedby` names, whose label — "Press delete to remove
+ *   this chip" — is in the interface language and not read), then type the new address and
  *   a comma into the field's typing box; Gmail turns it into a chip. If the chip has no remove
  *   control it is taken out of the DOM (Gmail may then still hold it: the dialog says "Replaced"
  *   only when the chip is gone).
@@ -82,7 +83,8 @@ export function replaceRecipient(f: Flagged): boolean {
   if (f.typed && isTextBox(el)) return replaceTyped(doc, el, f.email, to);
   if (el.hasAttribute('data-hovercard-id')) {
     const box = typingBoxOf(el);
-    const remove = el.querySelector('[aria-label*="remove" i]');
+    const described = el.getAttribute('aria-describedby');
+    const remove = described ? [...el.querySelectorAll('[id]')].find((x) => x.id === described) : null;
     if (remove) pressButton(remove);
     if (el.isConnected) el.remove();
     if (box) typeText(doc, box, `${to},`);
