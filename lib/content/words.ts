@@ -1,7 +1,7 @@
 /** The content script's words: the popup's sentences for verdicts and reasons, through the one i18n. */
 
 import { statusKey } from '@/lib/shared/badge-words';
-import { type MessageKey, t } from '@/lib/shared/i18n';
+import { type MessageKey, message, t } from '@/lib/shared/i18n';
 import type { BadgeWords } from '@/lib/shared/messages';
 import { REASONS } from '../api/contract';
 import type { PageStatus } from './status';
@@ -17,7 +17,7 @@ const words = new Map<PageStatus, string>();
 export function statusWord(status: PageStatus): string {
   let word = words.get(status);
   if (word === undefined) {
-    word = t(statusKey(status));
+    word = message(statusKey(status));
     words.set(status, word);
   }
   return word;
@@ -37,7 +37,7 @@ export function useBadgeWords(given: BadgeWords | undefined): void {
 
 /** The badge's label for screen readers: "Verimark: <status>, <addresses>. Press for details." */
 export function badgeLabel(status: PageStatus, emails: string): string {
-  labelTemplate ??= t('content_badge_label', '\u0001', '\u0002');
+  labelTemplate ??= message('content_badge_label', '\u0001', '\u0002');
   return labelTemplate.replace('\u0001', () => statusWord(status)).replace('\u0002', () => emails);
 }
 
@@ -45,5 +45,7 @@ export function badgeLabel(status: PageStatus, emails: string): string {
 export function reasonSentence(reason: string | null): string | null {
   if (reason === null) return null;
   knownReasons ??= new Set(REASONS);
-  return knownReasons.has(reason) ? t(`popup_reason_${reason}` as MessageKey) : reason.replaceAll('_', ' ');
+  return knownReasons.has(reason)
+    ? message(`popup_reason_${reason}` as MessageKey)
+    : reason.replaceAll('_', ' ');
 }

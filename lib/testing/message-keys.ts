@@ -16,7 +16,7 @@ export type Locale = Record<string, LocaleEntry>;
 /** Keys built at run time from a prefix (e.g. `options_mode_${mode}`) and every value they take. */
 type Dynamic = Record<string, readonly string[]>;
 
-const CALL = /\b(?:t|getMessage)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+const CALL = /\b(?:t|message|getMessage)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
 const MANIFEST = /__MSG_(\w+)__/g;
 
 function checkKey(key: string, locale: Locale, where: string): string[] {

@@ -43,12 +43,15 @@ const TYPING_SELECTOR = [
 ].join(',');
 const OUTLOOK_WELL_SELECTOR = OUTLOOK_GROUPS.map((g) => `${g} [contenteditable="true"]`).join(',');
 
-/** A label ending in Ctrl/Cmd plus a named key: "Senden ‪(Strg-Eingabetaste)‬", "Send (Ctrl+Enter)". */
-const SEND_HINT = /\((?:ctrl|strg|cmd|control|⌘)\s*[-+]?\s*\p{L}{2,}\)$/iu;
+/**
+ * A label ending in Ctrl/Cmd plus a named key (not a letter, digit or symbol), bidi marks and
+ * spaces after it allowed: "Senden ‪(Strg-Eingabetaste)‬", "Send (Ctrl+Enter)", "Envoyer (⌘Entrée)".
+ */
+const SEND_HINT = /\((?:ctrl|strg|cmd|control|⌘)[-+ ]*[^\s\d()+-]{2,}\)\W*$/i;
 
 /** Whether a tooltip, label or title is a Send button's, in any language (see the top of this file). */
 export function isSendLabel(label: string | null): boolean {
-  return !!label && SEND_HINT.test(label.replace(/[\u200e\u200f\u202a-\u202e]/g, '').trim());
+  return !!label && SEND_HINT.test(label);
 }
 
 /** Whether an element is a webmail Send button. */
