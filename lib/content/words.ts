@@ -3,12 +3,9 @@
 import { statusKey } from '@/lib/shared/badge-words';
 import { type MessageKey, message, t } from '@/lib/shared/i18n';
 import type { BadgeWords } from '@/lib/shared/messages';
-import { REASONS } from '../api/contract';
 import type { PageStatus } from './status';
 
-/** Built on first use: the marking script never needs it (so the bundler leaves REASONS out). */
-let knownReasons: ReadonlySet<string> | null = null;
-
+export { reasonSentence } from '@/lib/shared/reason-words';
 export { t };
 
 const words = new Map<PageStatus, string>();
@@ -39,13 +36,4 @@ export function useBadgeWords(given: BadgeWords | undefined): void {
 export function badgeLabel(status: PageStatus, emails: string): string {
   labelTemplate ??= message('content_badge_label', '\u0001', '\u0002');
   return labelTemplate.replace('\u0001', () => statusWord(status)).replace('\u0002', () => emails);
-}
-
-/** The popup's sentence for a service reason; an unknown reason is shown as the service sent it. */
-export function reasonSentence(reason: string | null): string | null {
-  if (reason === null) return null;
-  knownReasons ??= new Set(REASONS);
-  return knownReasons.has(reason)
-    ? message(`popup_reason_${reason}` as MessageKey)
-    : reason.replaceAll('_', ' ');
 }

@@ -3,6 +3,7 @@
  * against its sender first (authorize.ts). To add a handler: add its entry to `handlers`.
  */
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
+import { t } from '@/lib/shared/i18n';
 import { onMessage, type ProtocolMap, SUBSETS } from '@/lib/shared/messages';
 import { MODES, type Mode } from '../../api/contract';
 import { ApiError, fromMessageError } from '../../api/errors';
@@ -70,7 +71,7 @@ export const handlers: { [K in Type]: Handler<K> } = {
   listFiles: async (data) => (await getClient()).listFiles(data),
   downloadResults: (data) => downloadResults(data),
   downloadSubset: (data) => {
-    if (!SUBSETS.includes(data?.subset)) throw new ApiError('bad_request', 'Unknown subset');
+    if (!SUBSETS.includes(data?.subset)) throw new ApiError('bad_request', t('bg_unknown_subset'));
     return downloadSubset(data);
   },
   previewResults: (data) => previewResults(data),
