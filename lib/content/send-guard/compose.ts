@@ -1,8 +1,8 @@
 /**
  * A compose window as the send guard sees it: its Send button, the compose around it and every
  * recipient in To, Cc and Bcc — chips and pills (lib/content/webmail/recipients.ts) and text typed
- * but not chipped yet. Selected by the hooks that stay stable across builds (roles, names,
- * labels); class names are build hashes and are not relied on.
+ * but not chipped yet. Selected by the hooks that stay stable across builds (roles, names, ids,
+ * keyboard hints); class names are build hashes and are not relied on, but for Gmail's `aoO`.
  *
  * Send buttons, in any interface language (no label is read as words): Gmail's `div[role=button]`
  * of class `aoO` (the send button's class for a decade, gmail.js relies on it); Outlook on the web's
@@ -33,7 +33,7 @@ export interface ComposeRecipient {
   field: RecipientField | null;
 }
 
-/** Gmail's field wrappers and old textareas; Outlook's wells and their groups. */
+/** Gmail's field wrappers and old textareas; Outlook's recipient groups. */
 const FIELD_SELECTOR = [GMAIL_FIELD, ...FIELDS.map((f) => `textarea[name="${f}"]`), ...OUTLOOK_GROUPS].join(
   ',',
 );
