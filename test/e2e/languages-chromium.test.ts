@@ -14,7 +14,14 @@ import { useContentEnv } from './testing/content-env';
 import { clickBadgeOf, finalStatuses } from './testing/content-pages';
 import { click, fill } from './testing/dom';
 import { openDialogBox } from './testing/geometry';
-import { noDialog, openCompose, sentLog, type Webmail, waitForDialog } from './testing/guard-pages';
+import {
+  noDialog,
+  openCompose,
+  sentLog,
+  type Webmail,
+  waitForDialog,
+  waitForSends,
+} from './testing/guard-pages';
 import { ROOT } from './testing/paths';
 import { openPopup, overflow, POPUP_SIZE, screenshotBothThemes, selectTab } from './testing/popup-page';
 import { waitFor } from './testing/process-guard';
@@ -150,5 +157,26 @@ describe('compose windows in German, French and Spanish (no English on the page)
         expect(await noDialog(env.page)).toBe(true);
       });
     }
+  }
+
+  for (const site of ['gmail-de', 'outlook-fr'] as const) {
+    it(`${site}: Replace puts the suggestion in place through the page's own controls`, async () => {
+      await openCompose(env.page, env.fixtures.origin, site, { to: ['alice@gmial.com'] });
+      await env.page.click('#send');
+      await waitForDialog(env.page, /Meinten Sie alice@gmail\.com\?/);
+      // "Ersetzen" comes first in the dialog: Shift+Tab from "Empfänger bearbeiten" wraps to it.
+      await env.page.keyboard.down('Shift');
+      await env.page.keyboard.press('Tab');
+      await env.page.keyboard.up('Shift');
+      await env.page.keyboard.press('Enter');
+      await waitFor(() => noDialog(env.page), 5000, 'the dialog to close after Replace');
+      const hook = site.startsWith('gmail') ? 'data-hovercard-id' : 'aria-label';
+      await waitFor(() => env.page.$(`[${hook}="alice@gmail.com"]`), 5000, 'the corrected recipient');
+      expect(await env.page.$(`[${hook}="alice@gmial.com"]`)).toBeNull();
+      expect(await sentLog(env.page)).toEqual([]);
+      await env.page.click('#send');
+      const sent = await waitForSends(env.page, 1, 10_000);
+      expect(sent[0]?.to).toEqual(['alice@gmail.com']);
+    });
   }
 });

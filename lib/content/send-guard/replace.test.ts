@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
+import { recipientsIn } from '../webmail/recipients';
 import type { Flagged } from './decide';
 import { replaceRecipient } from './replace';
 import { load } from './testing/fixtures';
@@ -30,5 +31,19 @@ describe('Replace in a compose window in another language', () => {
     expect(pressed).toEqual(['remove']);
     expect(document.querySelector('.agh')).toBeNull();
     expect((document.querySelector('input') as HTMLInputElement).value).toBe('ann@example.org,');
+  });
+});
+
+describe('Replace in an Outlook well', () => {
+  it('takes the pill and its mark out, types the suggestion, and the mark is no recipient meanwhile', () => {
+    load(
+      document,
+      `<div role="group" id="x_TO"><div id="well" contenteditable="true" aria-label="À"><span class="_EType_RECIPIENT_ENTITY" contenteditable="false" aria-label="ann@exmaple.org">Ann</span><verimark-badge aria-label="Verimark: Non livrable, ann@exmaple.org."></verimark-badge></div></div>`,
+    );
+    expect(recipientsIn(document).map((r) => r.emails[0])).toEqual(['ann@exmaple.org']);
+    const pill = document.querySelector('._EType_RECIPIENT_ENTITY') as Element;
+    expect(replaceRecipient(flagged(pill, 'ann@exmaple.org'))).toBe(true);
+    expect(document.querySelector('verimark-badge')).toBeNull();
+    expect(document.getElementById('well')?.textContent).toBe('ann@example.org; ');
   });
 });

@@ -133,6 +133,8 @@ export function isRecipientInput(el: Element): boolean {
 export function recipientsIn(root: ParentNode): (Recipient & { el: Element })[] {
   const out: (Recipient & { el: Element })[] = [];
   for (const el of root.querySelectorAll(`${RECIPIENT_SELECTORS.chip},${RECIPIENT_SELECTORS.outlook}`)) {
+    // Our own marks in a well carry the address in their label too.
+    if (el.localName.startsWith('verimark')) continue;
     const found = recipientOf(el);
     if (found && found.kind !== 'message') out.push({ ...found, el });
   }
