@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Makes sure the end-to-end suites have their browsers: Debian's `chromium` and `firefox-esr`
-// (or the executables named by VERIMARK_CHROMIUM / VERIMARK_FIREFOX). Installs them with apt-get
+// (or the executables named by VERIMARK_CHROMIUM / VERIMARK_FIREFOX), and Chromium's UI languages
+// (`chromium-l10n`, for the suites that run it in German; VERIMARK_CHROMIUM_LOCALE names another
+// German `de.pak`). Installs them with apt-get
 // when running as root; otherwise stops with a message naming what to install.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,6 +11,12 @@ import { pathToFileURL } from 'node:url';
 const BROWSERS = [
   { name: 'Chromium', env: 'VERIMARK_CHROMIUM', path: '/usr/bin/chromium', pkg: 'chromium' },
   { name: 'Firefox', env: 'VERIMARK_FIREFOX', path: '/usr/bin/firefox-esr', pkg: 'firefox-esr' },
+  {
+    name: 'Chromium languages',
+    env: 'VERIMARK_CHROMIUM_LOCALE',
+    path: '/usr/lib/chromium/locales/de.pak',
+    pkg: 'chromium-l10n',
+  },
 ];
 
 const executable = (b) => process.env[b.env] || b.path;

@@ -49,26 +49,36 @@ function fakeAptGet(creates: string[]): string {
   return log;
 }
 
-it('does nothing when both browsers are there', () => {
+it('does nothing when both browsers and Chromium’s languages are there', () => {
   const present = path.join(dir, 'present');
   writeFileSync(present, '');
   const log = fakeAptGet([]);
-  const result = run({ VERIMARK_CHROMIUM: present, VERIMARK_FIREFOX: present });
+  const result = run({
+    VERIMARK_CHROMIUM: present,
+    VERIMARK_FIREFOX: present,
+    VERIMARK_CHROMIUM_LOCALE: present,
+  });
   expect(result.status).toBe(0);
   expect(existsSync(log)).toBe(false);
 });
 
-it.runIf(isRoot)('installs chromium and firefox-esr with apt-get when one is missing', () => {
+it.runIf(isRoot)('installs chromium, firefox-esr and chromium-l10n with apt-get when one is missing', () => {
   const chromium = path.join(dir, 'chromium');
   const firefox = path.join(dir, 'firefox-esr');
+  const locale = path.join(dir, 'de.pak');
   writeFileSync(chromium, '');
+  writeFileSync(locale, '');
   const log = fakeAptGet([firefox]);
-  const result = run({ VERIMARK_CHROMIUM: chromium, VERIMARK_FIREFOX: firefox });
+  const result = run({
+    VERIMARK_CHROMIUM: chromium,
+    VERIMARK_FIREFOX: firefox,
+    VERIMARK_CHROMIUM_LOCALE: locale,
+  });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
   expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([
     'update',
-    'install -y --no-install-recommends chromium firefox-esr',
+    'install -y --no-install-recommends chromium firefox-esr chromium-l10n',
   ]);
 });
 
@@ -78,7 +88,9 @@ it('stops with a message naming the packages and the env vars when it cannot ins
   const result = run({ VERIMARK_CHROMIUM: missing, VERIMARK_FIREFOX: missing });
   expect(result.status).toBe(1);
   expect(result.stderr).toContain(`Chromium: not found at ${missing}`);
-  expect(result.stderr).toMatch(/apt-get install -y --no-install-recommends chromium firefox-esr/);
+  expect(result.stderr).toMatch(
+    /apt-get install -y --no-install-recommends chromium firefox-esr chromium-l10n/,
+  );
   expect(result.stderr).toMatch(/VERIMARK_CHROMIUM=.*VERIMARK_FIREFOX=/);
 });
 

@@ -5,7 +5,7 @@ import type { AccountView, ConnectionResult } from '@/lib/shared/messages';
 
 /** " Balance: 1,000 credits." when the service tells it, else ''. */
 function balanceText(account: AccountView | null | undefined): string {
-  return account ? ` ${t('options_balance', account.credits.toLocaleString())}` : '';
+  return account ? ` ${t('options_balance', account.credits)}` : '';
 }
 
 export function connectionText(result: ConnectionResult): string {

@@ -1,8 +1,8 @@
 /** The popup-wide banner for the last failed call: what happened, in words, what to do, and "Retry". */
 import { browser } from 'wxt/browser';
+import { errorText } from '@/lib/shared/error-text';
 import { t } from '@/lib/shared/i18n';
 import { useApiContext } from './api-status';
-import { errorText } from './error-text';
 
 function openOptions() {
   void browser.runtime.openOptionsPage();

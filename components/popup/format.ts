@@ -1,5 +1,5 @@
 /** Small, locale-aware formatting helpers for the popup. */
-import { t } from '@/lib/shared/i18n';
+import { t, uiLanguage } from '@/lib/shared/i18n';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -18,9 +18,9 @@ export function formatDate(iso: string | undefined): string {
   if (!iso) return '';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return date.toLocaleString(uiLanguage(), { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 export function formatNumber(value: number): string {
-  return value.toLocaleString();
+  return value.toLocaleString(uiLanguage());
 }

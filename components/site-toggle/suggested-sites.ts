@@ -1,4 +1,6 @@
 /** Webmail and CRM sites the options page offers to enable with one click (host names, as settings keep them). */
+import { t } from '@/lib/shared/i18n';
+
 interface SuggestedSite {
   site: string;
   label: string;
@@ -6,7 +8,13 @@ interface SuggestedSite {
 
 export const SUGGESTED_SITES: readonly SuggestedSite[] = [
   { site: 'mail.google.com', label: 'Gmail' },
-  { site: 'outlook.office.com', label: 'Outlook (work or school)' },
+  {
+    site: 'outlook.office.com',
+    // Product names stay as they are; this one's qualifier is in the UI language.
+    get label() {
+      return t('options_site_outlook_work');
+    },
+  },
   { site: 'outlook.live.com', label: 'Outlook.com' },
   { site: 'mail.yahoo.com', label: 'Yahoo Mail' },
   { site: 'app.fastmail.com', label: 'Fastmail' },

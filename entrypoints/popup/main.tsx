@@ -3,6 +3,10 @@
  * (and its CSS inline), so the browser paints that at once; the app's code is fetched and run
  * only after that first frame, then takes the header over.
  */
+import { uiLanguage } from '@/lib/shared/i18n';
+
+// The page speaks the UI language (the one browser.i18n picked its strings for).
+document.documentElement.lang = uiLanguage();
 const root = document.getElementById('app');
 
 let started = false;

@@ -5,6 +5,7 @@
 
 import { API_KEY_HEADER, ErrorBodySchema } from '@verimark/contract';
 import * as v from 'valibot';
+import { t } from '@/lib/shared/i18n';
 import { ApiError, type ApiErrorKind } from './errors';
 
 export interface HttpConfig {
@@ -95,28 +96,23 @@ export async function send<S extends v.GenericSchema>(
     // Some engines quote a header value they cannot send: the key must not travel in the message.
     const text = err instanceof Error ? err.message : String(err);
     const reason = config.apiKey === '' ? text : text.replaceAll(config.apiKey, '…');
-    throw new ApiError('network', `Cannot reach the service (${reason})`);
+    throw new ApiError('network', t('api_unreachable', reason));
   }
   if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400)) {
-    const text = 'The service redirected the request: enter its final address as the service URL';
-    throw new ApiError('server', text, res.status);
+    throw new ApiError('server', t('api_redirected'), res.status);
   }
   if (!res.ok) throw await errorFrom(res);
   let json: unknown;
   try {
     json = await res.json();
   } catch {
-    throw new ApiError('server', 'The service sent a response that is not JSON', res.status);
+    throw new ApiError('server', t('api_not_json'), res.status);
   }
   const parsed = v.safeParse(schema, json);
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const where = issue ? v.getDotPath(issue) : null;
-    throw new ApiError(
-      'server',
-      `Unexpected response from the service${where ? ` (at ${where})` : ''}`,
-      res.status,
-    );
+    throw new ApiError('server', where ? t('api_unexpected_at', where) : t('api_unexpected'), res.status);
   }
   return parsed.output;
 }

@@ -1,3 +1,5 @@
+import { t } from '@/lib/shared/i18n';
+
 /**
  * Which service URLs are accepted: HTTPS, or plain HTTP to loopback only (the key travels in a
  * header and must not cross a network in clear text).
@@ -14,20 +16,20 @@ export function isLoopbackHost(hostname: string): boolean {
 
 export function checkServiceUrl(input: string): ServiceUrlCheck {
   const trimmed = input.trim();
-  if (trimmed === '') return { ok: false, message: 'Enter the service URL.' };
+  if (trimmed === '') return { ok: false, message: t('url_empty') };
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return { ok: false, message: 'This is not a valid URL.' };
+    return { ok: false, message: t('url_not_valid') };
   }
-  if (url.username || url.password) return { ok: false, message: 'The URL must not contain credentials.' };
+  if (url.username || url.password) return { ok: false, message: t('url_credentials') };
   const loopback = isLoopbackHost(url.hostname);
   if (url.protocol === 'http:' && !loopback) {
-    return { ok: false, message: 'Use an https:// URL (plain http is allowed only for localhost).' };
+    return { ok: false, message: t('url_http_loopback_only') };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return { ok: false, message: 'Use an https:// URL.' };
+    return { ok: false, message: t('url_https_only') };
   }
   url.search = '';
   url.hash = '';

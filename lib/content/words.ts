@@ -2,13 +2,11 @@
 
 import { REASONS } from '@verimark/contract';
 import { statusKey } from '@/lib/shared/badge-words';
-import { type MessageKey, t } from '@/lib/shared/i18n';
+import { message, t } from '@/lib/shared/i18n';
 import type { BadgeWords } from '@/lib/shared/messages';
 import type { PageStatus } from './status';
 
-/** Built on first use: the marking script never needs it (so the bundler leaves REASONS out). */
-let knownReasons: ReadonlySet<string> | null = null;
-
+export { reasonSentence } from '@/lib/shared/reason-words';
 export { t };
 
 const words = new Map<PageStatus, string>();
@@ -17,7 +15,7 @@ const words = new Map<PageStatus, string>();
 export function statusWord(status: PageStatus): string {
   let word = words.get(status);
   if (word === undefined) {
-    word = t(statusKey(status));
+    word = message(statusKey(status));
     words.set(status, word);
   }
   return word;
@@ -37,13 +35,6 @@ export function useBadgeWords(given: BadgeWords | undefined): void {
 
 /** The badge's label for screen readers: "Verimark: <status>, <addresses>. Press for details." */
 export function badgeLabel(status: PageStatus, emails: string): string {
-  labelTemplate ??= t('content_badge_label', '\u0001', '\u0002');
+  labelTemplate ??= message('content_badge_label', '\u0001', '\u0002');
   return labelTemplate.replace('\u0001', () => statusWord(status)).replace('\u0002', () => emails);
-}
-
-/** The popup's sentence for a service reason; an unknown reason is shown as the service sent it. */
-export function reasonSentence(reason: string | null): string | null {
-  if (reason === null) return null;
-  knownReasons ??= new Set(REASONS);
-  return knownReasons.has(reason) ? t(`popup_reason_${reason}` as MessageKey) : reason.replaceAll('_', ' ');
 }

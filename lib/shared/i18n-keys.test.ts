@@ -1,4 +1,10 @@
-/** Every message key the extension uses (popup, options, content script, background) exists in English. */
+/**
+ * Every message key the extension uses (popup, options, content script, background) exists in
+ * English, and German, French and Spanish have every key with the same placeholders.
+ */
+
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHECK_NAMES, FILE_STATES, MODES, REASONS, VERDICTS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +13,7 @@ import {
   checkFolders,
   checkPlaceholders,
   checkSource,
+  checkTranslation,
   type Locale,
   readLocale,
 } from '../testing/message-keys';
@@ -73,4 +80,43 @@ describe('message keys', () => {
   it('declare a placeholder for every $NAME$', () => {
     expect(checkPlaceholders(readLocale(ROOT))).toEqual([]);
   });
+});
+
+describe('translations', () => {
+  const en = readLocale(ROOT);
+
+  it('finds missing, extra and empty keys and placeholders that differ from English', () => {
+    const source: Locale = {
+      a: { message: 'A' },
+      b: { message: '$P1$ of $P2$', placeholders: { p1: { content: '$1' }, p2: { content: '$2' } } },
+      c: { message: 'C $P1$', placeholders: { p1: { content: '$1' } } },
+      d: { message: 'D' },
+    };
+    const other: Locale = {
+      a: { message: ' ' },
+      b: { message: '$P1$ von $P1$', placeholders: { p1: { content: '$1' } } },
+      c: { message: 'C $P1$', placeholders: { p1: { content: '$2' } } },
+      x: { message: 'X' },
+    };
+    expect(checkTranslation(source, other, 'xx')).toEqual([
+      'xx: "d" is missing',
+      'xx: "x" is not in English',
+      'xx: "a" is empty',
+      'xx: "b" uses [p1], English [p1,p2]',
+      'xx: "b" fills $P2$ with undefined, English $2',
+      'xx: "c" fills $P1$ with $2, English $1',
+    ]);
+  });
+
+  it('ships English, German, French and Spanish', () => {
+    expect(readdirSync(join(ROOT, 'public/_locales')).sort()).toEqual(['de', 'en', 'es', 'fr']);
+  });
+
+  for (const lang of ['de', 'fr', 'es']) {
+    it(`${lang} has every key, with English's placeholders`, () => {
+      const other = readLocale(ROOT, lang);
+      expect(checkTranslation(en, other, lang)).toEqual([]);
+      expect(checkPlaceholders(other)).toEqual([]);
+    });
+  }
 });

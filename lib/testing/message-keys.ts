@@ -16,7 +16,7 @@ export type Locale = Record<string, LocaleEntry>;
 /** Keys built at run time from a prefix (e.g. `options_mode_${mode}`) and every value they take. */
 type Dynamic = Record<string, readonly string[]>;
 
-const CALL = /\b(?:t|getMessage)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+const CALL = /\b(?:t|message|getMessage)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
 const MANIFEST = /__MSG_(\w+)__/g;
 
 function checkKey(key: string, locale: Locale, where: string): string[] {
@@ -56,8 +56,36 @@ function sourceFiles(dir: string): string[] {
     .map((file) => join(dir, file));
 }
 
-export function readLocale(root: string): Locale {
-  return JSON.parse(readFileSync(join(root, 'public/_locales/en/messages.json'), 'utf8')) as Locale;
+export function readLocale(root: string, lang = 'en'): Locale {
+  return JSON.parse(readFileSync(join(root, `public/_locales/${lang}/messages.json`), 'utf8')) as Locale;
+}
+
+/** The `$NAME$`s a message uses, sorted, without repeats. */
+const namesIn = (text: string) =>
+  [...new Set([...text.matchAll(/\$([A-Za-z0-9_]+)\$/g)].map(([, name = '']) => name.toLowerCase()))].sort();
+
+/**
+ * Problems of a translation against the English catalog: keys missing or extra, empty messages,
+ * and placeholders that differ — another `$NAME$` set, or a placeholder filled from another `$n`.
+ */
+export function checkTranslation(en: Locale, other: Locale, lang: string): string[] {
+  const problems: string[] = [];
+  for (const key of Object.keys(en)) if (!other[key]) problems.push(`${lang}: "${key}" is missing`);
+  for (const key of Object.keys(other)) if (!en[key]) problems.push(`${lang}: "${key}" is not in English`);
+  for (const [key, entry] of Object.entries(other)) {
+    const source = en[key];
+    if (!source) continue;
+    if (entry.message.trim() === '') problems.push(`${lang}: "${key}" is empty`);
+    const want = namesIn(source.message).join(',');
+    const got = namesIn(entry.message).join(',');
+    if (want !== got) problems.push(`${lang}: "${key}" uses [${got}], English [${want}]`);
+    for (const name of namesIn(source.message)) {
+      const a = source.placeholders?.[name]?.content;
+      const b = entry.placeholders?.[name]?.content;
+      if (a !== b) problems.push(`${lang}: "${key}" fills $${name.toUpperCase()}$ with ${b}, English ${a}`);
+    }
+  }
+  return problems;
 }
 
 export function checkFolders(root: string, folders: readonly string[], dynamic: Dynamic): string[] {

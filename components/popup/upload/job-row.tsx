@@ -7,10 +7,10 @@
 import type { FileRecord } from '@verimark/contract';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError } from '@/lib/api/errors';
+import { errorText } from '@/lib/shared/error-text';
 import { t } from '@/lib/shared/i18n';
 import { type BulkJobView, sendMessage } from '@/lib/shared/messages';
 import { useApi } from '../api-status';
-import { errorText } from '../error-text';
 import { CountsBar } from '../files/counts-bar';
 import { DownloadActions } from '../files/download-actions';
 import { formatNumber } from '../format';

@@ -4,9 +4,9 @@
  * credit spent) say why and what to do, with Retry and Dismiss.
  */
 
+import { errorText } from '@/lib/shared/error-text';
 import { type MessageKey, t } from '@/lib/shared/i18n';
 import type { PendingCheckView } from '@/lib/shared/messages';
-import { errorText } from '../error-text';
 import { statusText } from './verdict-text';
 
 type Refusal = NonNullable<PendingCheckView['refused']>;

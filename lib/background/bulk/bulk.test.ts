@@ -83,7 +83,7 @@ describe('startBulkUpload', () => {
     for (const blobKey of ['blob-1', 'secrets', 'upload:', `upload:zz:${'x'.repeat(36)}`]) {
       await expect(
         startBulkUpload({ blobKey, fileName: 'x.csv', emailColumn: '', mode: 'catch_all' }),
-      ).rejects.toThrow(/staged upload/);
+      ).rejects.toThrow('The file to upload is gone: choose it again');
     }
     expect(await bulkJobs()).toEqual([]);
   });

@@ -3,6 +3,7 @@
  * progress, and notifies once when a file completes or fails.
  */
 
+import { t } from '@/lib/shared/i18n';
 import type { BulkJobView } from '@/lib/shared/messages';
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
@@ -57,7 +58,7 @@ async function pollOne(client: ApiClient, job: BulkJob): Promise<void> {
     throw err;
   }
   if (phase === 'completed' || phase === 'failed') {
-    const error = phase === 'failed' ? 'The service could not process the file' : null;
+    const error = phase === 'failed' ? t('bg_bulk_service_failed') : null;
     return finishBulkJob(job.id, {
       phase,
       progress: phase === 'completed' ? 1 : job.progress,

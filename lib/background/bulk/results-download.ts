@@ -21,9 +21,9 @@ async function fetchResults(fileId: string): Promise<Response> {
   try {
     res = await fetch(url, { redirect: 'error' });
   } catch (err) {
-    throw new ApiError('network', `Cannot reach the service (${String(err)})`);
+    throw new ApiError('network', t('api_unreachable', String(err)));
   }
-  if (!res.ok) throw new ApiError('server', `The results could not be read (HTTP ${res.status})`, res.status);
+  if (!res.ok) throw new ApiError('server', t('bg_results_unreadable', String(res.status)), res.status);
   return res;
 }
 

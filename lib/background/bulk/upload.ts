@@ -70,7 +70,7 @@ async function upload(job: BulkJob): Promise<void> {
 export async function startBulkUpload(
   request: UploadRequest,
 ): Promise<{ view: BulkJobView; done: Promise<void> }> {
-  if (!isUploadKey(request.blobKey)) throw new ApiError('bad_request', 'Not a staged upload');
+  if (!isUploadKey(request.blobKey)) throw new ApiError('bad_request', t('bg_upload_blob_missing'));
   const owner = (await getJobs()).find((job) => job.kind === 'bulk' && job.blobKey === request.blobKey);
   if (owner) throw new ApiError('bad_request', t('bg_upload_already'));
   const now = Date.now();

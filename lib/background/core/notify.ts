@@ -1,7 +1,9 @@
 /** Desktop notifications: bulk files that finished, and context-menu verdicts. */
 import { browser } from 'wxt/browser';
+import { statusKey } from '@/lib/shared/badge-words';
 import { t } from '@/lib/shared/i18n';
 import type { VerdictView } from '@/lib/shared/messages';
+import { reasonSentence } from '@/lib/shared/reason-words';
 import { type BulkJob, updateBulkJob } from '../../storage/jobs';
 
 const ICON = 'icon/128.png';
@@ -32,7 +34,7 @@ function notifyBulkFinished(
   return notify(
     `bulk-${jobId}`,
     t('bg_bulk_failed_title'),
-    t('bg_bulk_failed', fileName, error ?? 'unknown error'),
+    t('bg_bulk_failed', fileName, error ?? t('bg_unknown_error')),
   );
 }
 
@@ -52,8 +54,11 @@ export async function finishBulkJob(
   if (updated && first) await notifyBulkFinished(id, updated.fileName, change.phase, updated.error);
 }
 
+/** The verdict in the popup's words: "Undeliverable: The mail server says … Did you mean …?" */
 export function notifyVerdict(view: VerdictView) {
-  const reason = view.reason ? ` (${view.reason})` : '';
+  const status = t(statusKey(view.status));
+  const reason = reasonSentence(view.reason);
   const suggestion = view.suggestion ? ` ${t('bg_did_you_mean', view.suggestion)}` : '';
-  return notify(`verdict-${view.email}-${Date.now()}`, view.email, `${view.status}${reason}${suggestion}`);
+  const text = reason ? t('bg_verdict', status, reason) : status;
+  return notify(`verdict-${view.email}-${Date.now()}`, view.email, `${text}${suggestion}`);
 }

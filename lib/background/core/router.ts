@@ -5,6 +5,7 @@
 
 import { MODES, type Mode } from '@verimark/contract';
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
+import { t } from '@/lib/shared/i18n';
 import { onMessage, type ProtocolMap, SUBSETS } from '@/lib/shared/messages';
 import { ApiError, fromMessageError } from '../../api/errors';
 import { type BulkJob, dismissJob, getJobs, toBulkView } from '../../storage/jobs';
@@ -71,7 +72,7 @@ export const handlers: { [K in Type]: Handler<K> } = {
   listFiles: async (data) => (await getClient()).listFiles(data),
   downloadResults: (data) => downloadResults(data),
   downloadSubset: (data) => {
-    if (!SUBSETS.includes(data?.subset)) throw new ApiError('bad_request', 'Unknown subset');
+    if (!SUBSETS.includes(data?.subset)) throw new ApiError('bad_request', t('bg_unknown_subset'));
     return downloadSubset(data);
   },
   previewResults: (data) => previewResults(data),

@@ -165,7 +165,7 @@ describe('contentConfig: the send guard', () => {
 
   it('refuses options of the wrong type', async () => {
     await expect(saveSettings({ sendGuardRisky: 'yes' as unknown as boolean })).rejects.toThrow(
-      /true or false/,
+      'A setting has a value that is not allowed',
     );
   });
 });

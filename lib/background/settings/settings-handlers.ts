@@ -2,6 +2,7 @@
 
 import { MODES } from '@verimark/contract';
 import { badgeWords } from '@/lib/shared/badge-words';
+import { t } from '@/lib/shared/i18n';
 import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '@/lib/shared/messages';
 import { siteEnabled } from '@/lib/shared/site-patterns';
 import { createApiClient } from '../../api/client';
@@ -20,7 +21,7 @@ const bad = (message: string) => new ApiError('bad_request', message, 400);
 
 function validNumber(value: number, min: number, max: number, name: string): number {
   if (!Number.isFinite(value) || value < min || value > max)
-    throw bad(`${name} must be between ${min} and ${max}`);
+    throw bad(t('settings_number_range', name, min, max));
   return value;
 }
 
@@ -33,28 +34,27 @@ export async function saveSettings(patch: SettingsPatch): Promise<SettingsView> 
     else next.serviceUrl = check.url;
   }
   if (patch.defaultMode !== undefined) {
-    if (!MODES.includes(patch.defaultMode)) throw bad('Unknown mode');
+    if (!MODES.includes(patch.defaultMode)) throw bad(t('settings_unknown_mode'));
     next.defaultMode = patch.defaultMode;
   }
   if (patch.cacheTtlHours !== undefined) {
-    next.cacheTtlHours = validNumber(patch.cacheTtlHours, 0, 24 * 365, 'Cache lifetime (hours)');
+    next.cacheTtlHours = validNumber(patch.cacheTtlHours, 0, 24 * 365, t('options_cache_ttl'));
   }
   if (patch.autoVerifyBudget !== undefined) {
-    next.autoVerifyBudget = Math.round(validNumber(patch.autoVerifyBudget, 0, 10_000, 'Auto-verify budget'));
+    next.autoVerifyBudget = Math.round(validNumber(patch.autoVerifyBudget, 0, 10_000, t('options_budget')));
   }
   if (patch.enabledSites !== undefined) next.enabledSites = normalizeSites(patch.enabledSites);
   if (patch.sendGuardOffSites !== undefined) {
-    if (!Array.isArray(patch.sendGuardOffSites)) throw bad('sendGuardOffSites must be a list of sites');
+    if (!Array.isArray(patch.sendGuardOffSites)) throw bad(t('settings_bad_value'));
     next.sendGuardOffSites = normalizeSites(patch.sendGuardOffSites.filter((x) => typeof x === 'string'));
   }
   if (patch.sendGuardRisky !== undefined) {
-    if (typeof patch.sendGuardRisky !== 'boolean') throw bad('sendGuardRisky must be true or false');
+    if (typeof patch.sendGuardRisky !== 'boolean') throw bad(t('settings_bad_value'));
     next.sendGuardRisky = patch.sendGuardRisky;
   }
   if (patch.apiKey !== undefined) {
     // Visible ASCII only: anything else cannot travel in an HTTP header (and is a paste mistake).
-    if (/[^\x21-\x7e]/.test(patch.apiKey.trim()))
-      throw bad('The API key contains characters that are not allowed');
+    if (/[^\x21-\x7e]/.test(patch.apiKey.trim())) throw bad(t('settings_key_characters'));
     await setApiKey(patch.apiKey);
   }
   await updateSettings(next);
@@ -73,9 +73,9 @@ export async function testConnection(input: {
   // The saved key goes only to the saved URL: a URL typed but not saved is tested only with a
   // key typed beside it, so a mistyped (or planted) URL never receives the saved key.
   if (typedKey === '' && check.url !== saved)
-    return { ok: false, kind: 'key_needed', message: 'Type the API key to test a URL that is not saved' };
+    return { ok: false, kind: 'key_needed', message: t('options_test_key_needed') };
   const apiKey = typedKey || (await getApiKey());
-  if (apiKey === '') return { ok: false, kind: 'invalid_key', message: 'Enter the API key' };
+  if (apiKey === '') return { ok: false, kind: 'invalid_key', message: t('settings_key_missing') };
   const client = createApiClient({ baseUrl: check.url, apiKey, timeoutMs: 10_000, retry: { attempts: 1 } });
   try {
     await client.listFiles({ page: 1, pageSize: 1 });

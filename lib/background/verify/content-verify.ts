@@ -8,6 +8,7 @@
  */
 
 import { checkEmail } from '@verimark/contract/address';
+import { t } from '@/lib/shared/i18n';
 import type { VerdictView } from '@/lib/shared/messages';
 import { ApiError } from '../../api/errors';
 import { spentItem } from '../../storage/content-spends';
@@ -52,7 +53,7 @@ export async function takeSpend(tabId: number, limit: number, now = Date.now()):
   if ((await takeAllowance(tabId, limit, 1, now)) === 1) return;
   const oldest = (await spentItem.getValue())[tabId]?.[0] ?? now;
   const retry = Math.ceil((SPEND_WINDOW_MS - (now - oldest)) / 1000);
-  throw new ApiError('rate_limited', 'Too many verifications from this page; try again later', null, retry);
+  throw new ApiError('rate_limited', t('bg_page_rate_limited'), null, retry);
 }
 
 /** Forgets all spends (tests). */
@@ -70,8 +71,7 @@ export async function verifyForContentScript(
   if (typeof data?.email !== 'string') throw new ApiError('bad_request', 'email must be a string');
   const { email, valid } = checkEmail(data.email);
   if (!valid) return verifyEmail({ email }); // decided locally: free, and tells nothing
-  if (!(await foundOf([email], sender)).has(email))
-    throw new ApiError('bad_request', 'This address was not found on the page');
+  if (!(await foundOf([email], sender)).has(email)) throw new ApiError('bad_request', t('bg_not_on_page'));
   const [limit, cached] = await Promise.all([
     tabLimit(),
     getCached(email, (await getSettings()).defaultMode),

@@ -37,10 +37,13 @@ describe('addressFrom', () => {
 });
 
 describe('the menu click', () => {
-  it('shows the verdict in a notification', async () => {
+  it('shows the verdict in a notification, in the popup’s words', async () => {
     await onMenuClick({ menuItemId: MENU_ID, selectionText: 'x@-bad-.example' });
     expect(await shown()).toEqual([
-      expect.objectContaining({ title: 'x@-bad-.example', message: 'invalid (invalid_syntax)' }),
+      expect.objectContaining({
+        title: 'x@-bad-.example',
+        message: 'Invalid: This is not a well-formed email address.',
+      }),
     ]);
   });
 

@@ -1,5 +1,6 @@
 /** The context menu "Verify email address" for selected text and mailto links; the verdict shows as a notification. */
 import { browser } from 'wxt/browser';
+import { errorText } from '@/lib/shared/error-text';
 import { addressesInText } from '@/lib/shared/extract/address-list';
 import { mailtoRecipients } from '@/lib/shared/extract/mailto';
 import { t } from '@/lib/shared/i18n';
@@ -32,12 +33,12 @@ export async function onMenuClick(info: {
   if (info.menuItemId !== MENU_ID) return;
   const email = addressFrom(info);
   if (!email) {
-    await notify(`verdict-none-${Date.now()}`, 'Verimark', t('bg_no_address'));
+    await notify(`verdict-none-${Date.now()}`, t('extName'), t('bg_no_address'));
     return;
   }
   try {
     await notifyVerdict(await verifyEmail({ email }));
   } catch (err) {
-    await notify(`verdict-error-${Date.now()}`, email, fromMessageError(err).message);
+    await notify(`verdict-error-${Date.now()}`, email, errorText(fromMessageError(err)));
   }
 }

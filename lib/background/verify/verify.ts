@@ -6,6 +6,7 @@
 
 import type { Mode } from '@verimark/contract';
 import { checkEmail } from '@verimark/contract/address';
+import { t } from '@/lib/shared/i18n';
 import type { VerdictView } from '@/lib/shared/messages';
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
@@ -112,7 +113,7 @@ async function send(
     if (!keepOffline || !(err instanceof ApiError) || err.kind !== 'network') throw err;
     await addPendingCheck({ email, mode, force, queuedAt: Date.now() });
     await ensurePollAlarm();
-    throw new ApiError('network', 'The service cannot be reached: the check will be sent when it is back');
+    throw new ApiError('network', t('bg_queued_offline'));
   }
 }
 

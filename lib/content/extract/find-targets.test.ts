@@ -15,7 +15,7 @@ const SYNTHETIC = `
   <a id="m" href="mailto:a@x.test">a</a><input id="e" type="email">
   <div name="to" id="to"><div data-hovercard-id="b@x.test" id="chip"><span>B</span></div><input id="typing"></div>
   <div name="cc"><div name="bcc"><textarea id="nested"></textarea></div></div>
-  <div aria-label="To" id="well"><span id="pill" title="c@x.test">C</span><b aria-label="d@x.test" id="b"></b></div>
+  <div role="group" id="well_TO"><span id="pill" title="c@x.test">C</span><b aria-label="d@x.test" id="b"></b></div>
   <div role="group" id="x_BCC"><p><span id="deep">e@x.test</span></p></div>
   <span email="f@x.test" id="sender"></span><span class="_EType_RECIPIENT_ENTITY" id="entity"></span>
   <div id="plain"><span>none</span><input id="other"></div>`;
@@ -52,9 +52,12 @@ describe('findTargets', () => {
       'sender',
       'entity',
     ]);
-    // A subtree inside a wrapper (the wrapper is above it) and a subtree that is the wrapper.
-    const inside = document.getElementById('well') as Element;
+    // Subtrees that are the wrapper (an Outlook group, a Gmail chip's field).
+    const inside = document.getElementById('well_TO') as Element;
     expect(ids(findTargets(inside))).toEqual(['pill', 'b']);
+    // A subtree inside a wrapper (the wrapper is above it), asked one selector at a time.
+    const deep = document.getElementById('deep')?.parentElement as Element;
+    expect(ids(findTargets(deep, false))).toEqual(['deep']);
     const chip = document.getElementById('chip') as Element;
     expect(ids(findTargets(chip))).toEqual(ids([...chip.querySelectorAll(TARGET_SELECTOR)]));
     expect(ids(findTargets(document.getElementById('plain') as Element))).toEqual([]);

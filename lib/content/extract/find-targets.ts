@@ -3,7 +3,7 @@
  * against every element. In Chromium, on the benchmark's page, a querySelectorAll of one simple
  * selector takes the engine's fast paths, a list of several is far slower, and the whole target
  * list with its webmail hooks in descendant combinators (`div[name="to"] input`,
- * `[aria-label="To" i] span`) slower still (docs/benchmarks.md, marking at load). So every
+ * `[role="group"][id$="_TO"] span`) slower still (docs/benchmarks.md, marking at load). So every
  * stand-alone selector is one query of its own, and the scoped hooks are looked for only inside
  * the compose fields' wrappers found first (or everywhere in `root` when a wrapper is above it).
  * Same elements as `root.querySelectorAll(TARGET_SELECTOR)`, in document order

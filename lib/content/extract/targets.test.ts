@@ -93,11 +93,12 @@ describe('extractTarget', () => {
       kind: 'message',
       emails: ['from@x.com'],
     });
-    const owa = '<div aria-label="To"><span title="Jo Doe &lt;jo@y.org&gt;"><span>Jo Doe</span></span></div>';
+    const owa =
+      '<div role="group" id="x_TO"><span title="Jo Doe &lt;jo@y.org&gt;"><span>Jo Doe</span></span></div>';
     expect(extractTarget(el(owa, '[title]'))).toEqual({ kind: 'outlook', emails: ['jo@y.org'] });
-    const leaf = '<div aria-label="Cc"><span>raw@typed.test</span></div>';
+    const leaf = '<div role="group" id="x_CC"><span>raw@typed.test</span></div>';
     expect(extractTarget(el(leaf, 'span'))).toEqual({ kind: 'outlook', emails: ['raw@typed.test'] });
-    const nameOnly = '<div aria-label="Cc"><span>Jo Doe</span></div>';
+    const nameOnly = '<div role="group" id="x_CC"><span>Jo Doe</span></div>';
     expect(extractTarget(el(nameOnly, 'span'))).toBeNull();
   });
 

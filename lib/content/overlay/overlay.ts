@@ -6,6 +6,7 @@
  * press outside closes it; focus goes back to the badge.
  */
 import { autoUpdate, computePosition, flip, offset, shift, size } from '@floating-ui/dom';
+import { uiLanguage } from '@/lib/shared/i18n';
 import { h, setStyle } from '../badge/dom';
 import { OVERLAY_TAG } from '../badge/sheet';
 import { isUserEvent } from '../user-event';
@@ -176,6 +177,8 @@ export class Overlay {
       'z-index': '2147483647',
     });
     host.setAttribute('popover', 'manual');
+    // Its words are in the UI language, whatever the page's.
+    host.lang = uiLanguage();
     const root = host.attachShadow({ mode: 'closed' });
     const panel = h(this.doc, 'div', {
       all: 'initial',

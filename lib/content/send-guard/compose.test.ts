@@ -4,8 +4,11 @@ import { composeOf, composeRecipients, isSendButton, isSendLabel, sendButtonIn }
 import {
   GMAIL_CHIP_2021,
   GMAIL_COMPOSE_2020,
+  GMAIL_IN,
   GMAIL_LIKE,
+  LANGUAGES,
   load,
+  OUTLOOK_IN,
   OUTLOOK_LIKE,
   OUTLOOK_WRITTEN,
 } from './testing/fixtures';
@@ -18,14 +21,40 @@ const $ = (selector: string) => {
 const raws = (compose: Element) => composeRecipients(compose).map((r) => [r.raw, r.field, r.typed]);
 
 describe('send buttons', () => {
-  it('knows Gmail’s and Outlook’s Send labels, not other send actions', () => {
-    expect(isSendLabel('Send ‪(Ctrl-Enter)‬')).toBe(true);
-    expect(isSendLabel('Send (Ctrl+Enter)')).toBe(true);
-    expect(isSendLabel('Send')).toBe(true);
-    expect(isSendLabel('Send later')).toBe(false);
-    expect(isSendLabel('More send options')).toBe(false);
-    expect(isSendLabel('Schedule send')).toBe(false);
-    expect(isSendLabel(null)).toBe(false);
+  it('knows a Send button by its Ctrl/Cmd+Enter hint in any language, not other send actions or hints', () => {
+    for (const label of [
+      'Send ‪(Ctrl-Enter)‬',
+      'Send (Ctrl+Enter)',
+      'Senden ‪(Strg-Eingabetaste)‬',
+      'Senden (Strg+Eingabe)',
+      'Envoyer ‪(Ctrl-Entrée)‬',
+      'Enviar (Ctrl+Intro)',
+      'Send ‪(⌘Enter)‬',
+    ])
+      expect(isSendLabel(label), label).toBe(true);
+    for (const label of [
+      'Send',
+      'Send later',
+      'More send options',
+      'Weitere Sendeoptionen',
+      'Bold (Ctrl-B)',
+      'Fett (Strg+B)',
+      'Numbered list (Ctrl-Shift-7)',
+      'Vollbild (Umschalttaste für Pop-out)',
+      null,
+    ])
+      expect(isSendLabel(label), String(label)).toBe(false);
+  });
+
+  it('knows Send by stable attributes: Gmail’s class, Outlook’s test id, aria-keyshortcuts', () => {
+    load(
+      document,
+      `<div role="button" class="T-I aoO" id="g">Senden</div><div role="button" class="T-I" id="other">Mehr</div>
+       <button data-testid="ComposeSendButton" id="o">Envoyer</button><button aria-keyshortcuts="Control+Enter" id="k">Enviar</button>
+       <span class="aoO" id="not-a-button">Senden</span>`,
+    );
+    for (const id of ['g', 'o', 'k']) expect(isSendButton($(`#${id}`)), id).toBe(true);
+    for (const id of ['other', 'not-a-button']) expect(isSendButton($(`#${id}`)), id).toBe(false);
   });
 
   it('finds the Send button and its compose on the Gmail-like and Outlook-like pages', () => {
@@ -38,6 +67,34 @@ describe('send buttons', () => {
     expect(isSendButton($('#send'))).toBe(true);
     expect(composeOf($('#send'))).toBe($('#app'));
   });
+});
+
+describe('compose windows in German, French and Spanish', () => {
+  for (const lang of LANGUAGES) {
+    it(`finds Send, the compose and its recipients in Gmail (${lang})`, () => {
+      load(document, GMAIL_IN(lang));
+      const send = $('#send');
+      expect(sendButtonIn($('[role=dialog]'))).toBe(send);
+      expect(composeOf(send)).toBe($('[role=dialog]'));
+      ($('#to-input') as HTMLInputElement).value = 'zed@example.org';
+      expect(raws($('[role=dialog]'))).toEqual([['zed@example.org', 'to', true]]);
+    });
+
+    it(`finds Send, the compose and typed text in Outlook’s wells (${lang})`, () => {
+      load(document, OUTLOOK_IN(lang));
+      const send = $('#send');
+      expect(sendButtonIn($('#app'))).toBe(send);
+      expect(composeOf(send)).toBe($('#app'));
+      $('#well-to').innerHTML =
+        '<span class="_EType_RECIPIENT_ENTITY" contenteditable="false" aria-label="ann@example.org"><span>Ann</span></span> zed@example.org';
+      $('#well-cc').textContent = 'bo@example.org';
+      expect(raws($('#app'))).toEqual([
+        ['ann@example.org', 'to', false],
+        ['zed@example.org', 'to', true],
+        ['bo@example.org', 'cc', true],
+      ]);
+    });
+  }
 });
 
 describe('recipients of a compose window', () => {

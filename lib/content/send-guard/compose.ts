@@ -1,15 +1,27 @@
 /**
  * A compose window as the send guard sees it: its Send button, the compose around it and every
  * recipient in To, Cc and Bcc — chips and pills (lib/content/webmail/recipients.ts) and text typed
- * but not chipped yet. Selected by the hooks that stay stable across builds (roles, names,
- * labels); class names are build hashes and are not relied on.
+ * but not chipped yet. Selected by the hooks that stay stable across builds (roles, names, ids,
+ * keyboard hints); class names are build hashes and are not relied on, but for Gmail's `aoO`.
  *
- * Send buttons: Gmail's `div[role=button]` whose `data-tooltip`/`aria-label` is "Send ‪(Ctrl-Enter)‬";
- * Outlook on the web's `button` labelled or titled "Send" ("Send (Ctrl+Enter)"). English labels
- * only: in other interface languages the button is not recognised and the guard stays out of the way.
+ * Send buttons, in any interface language (no label is read as words): Gmail's `div[role=button]`
+ * of class `aoO` (the send button's class for a decade, gmail.js relies on it); Outlook on the web's
+ * `button[data-testid=ComposeSendButton]`; or any button that says it is pressed with Ctrl/Cmd+Enter
+ * — `aria-keyshortcuts` naming Enter, or a tooltip, label or title ending in the keyboard hint both
+ * products print after Send: "‪(Ctrl-Enter)‬", "(Strg+Eingabe)", "(Ctrl-Entrée)", "(⌘Enter)". Other
+ * hinted buttons name a letter or digit ("Bold (Ctrl-B)", "Numbered list (Ctrl-Shift-7)").
+ * Outlook's wells are found by their groups (`[role=group][id$=_TO|_CC|_BCC]`), not their labels.
  */
 import { addressesInText } from '@/lib/shared/extract/address-list';
-import { asField, FIELDS, GMAIL_FIELD, type RecipientField, recipientsIn } from '../webmail/recipients';
+import {
+  asField,
+  FIELDS,
+  fieldOf,
+  GMAIL_FIELD,
+  OUTLOOK_GROUPS,
+  type RecipientField,
+  recipientsIn,
+} from '../webmail/recipients';
 
 export interface ComposeRecipient {
   /** The address as written on the page. */
@@ -21,40 +33,33 @@ export interface ComposeRecipient {
   field: RecipientField | null;
 }
 
-/** Gmail's field wrappers and old textareas; Outlook's wells and their groups. */
-const FIELD_SELECTOR = [
-  GMAIL_FIELD,
-  ...FIELDS.map((f) => `textarea[name="${f}"]`),
-  ...FIELDS.map((f) => `[role="group"][id$="_${f.toUpperCase()}"]`),
-  ...['To', 'Cc', 'Bcc'].map((f) => `[aria-label="${f}" i][contenteditable="true"]`),
-].join(',');
+/** Gmail's field wrappers and old textareas; Outlook's recipient groups. */
+const FIELD_SELECTOR = [GMAIL_FIELD, ...FIELDS.map((f) => `textarea[name="${f}"]`), ...OUTLOOK_GROUPS].join(
+  ',',
+);
 /** Where typed text waits: Gmail's typing box (new and old compose), Outlook's editable well. */
 const TYPING_SELECTOR = [
   ...FIELDS.flatMap((f) => [`div[name="${f}"] input`, `div[name="${f}"] textarea`, `textarea[name="${f}"]`]),
 ].join(',');
-const OUTLOOK_WELL_SELECTOR = ['To', 'Cc', 'Bcc']
-  .map((f) => `[aria-label="${f}" i][contenteditable="true"]`)
-  .join(',');
+const OUTLOOK_WELL_SELECTOR = OUTLOOK_GROUPS.map((g) => `${g} [contenteditable="true"]`).join(',');
 
-/** "Send", "Send ‪(Ctrl-Enter)‬", "Send (Ctrl+Enter)" — not "Send later" nor "More send options". */
+/**
+ * A label ending in Ctrl/Cmd plus a named key (not a letter, digit or symbol), bidi marks and
+ * spaces after it allowed: "Senden ‪(Strg-Eingabetaste)‬", "Send (Ctrl+Enter)", "Envoyer (⌘Entrée)".
+ */
+const SEND_HINT = /\((?:ctrl|strg|cmd|control|⌘)[-+ ]*[^\s\d()+-]{2,}\)\W*$/i;
+
+/** Whether a tooltip, label or title is a Send button's, in any language (see the top of this file). */
 export function isSendLabel(label: string | null): boolean {
-  if (!label) return false;
-  const bare = label
-    .replace(/[\u200e\u200f\u202a-\u202e]/g, '')
-    .replace(/\([^)]*\)\s*$/, '')
-    .trim();
-  return bare === 'Send';
+  return !!label && SEND_HINT.test(label);
 }
 
 /** Whether an element is a webmail Send button. */
 export function isSendButton(el: Element): boolean {
-  const name = el.localName;
-  const isButton = name === 'button' || el.getAttribute('role') === 'button';
-  if (!isButton) return false;
+  if (el.localName !== 'button' && el.getAttribute('role') !== 'button') return false;
   return (
-    isSendLabel(el.getAttribute('data-tooltip')) ||
-    isSendLabel(el.getAttribute('aria-label')) ||
-    isSendLabel(el.getAttribute('title'))
+    el.matches('.aoO,[data-testid="ComposeSendButton"],[aria-keyshortcuts*="enter" i]') ||
+    ['data-tooltip', 'aria-label', 'title'].some((name) => isSendLabel(el.getAttribute(name)))
   );
 }
 
@@ -82,10 +87,7 @@ export function sendButtonIn(compose: Element): Element | null {
 }
 
 function fieldOfTyping(el: Element): RecipientField | null {
-  return (
-    asField(el.getAttribute('name')) ??
-    asField(el.closest(GMAIL_FIELD)?.getAttribute('name') ?? el.getAttribute('aria-label')?.toLowerCase())
-  );
+  return asField(el.getAttribute('name')) ?? fieldOf(el);
 }
 
 /** Outlook's typed text: the well's own text outside its pills. */

@@ -5,7 +5,7 @@
  * inside, Escape means "Edit recipients". Its buttons answer only the user's own input.
  * Two states: "Checking recipients…" while verdicts are coming, then the warning.
  */
-import { t } from '@/lib/shared/i18n';
+import { t, uiLanguage } from '@/lib/shared/i18n';
 import { h, isolateEvents, setStyle } from '../badge/dom';
 import { isUserEvent } from '../user-event';
 import { reasonSentence, statusWord } from '../words';
@@ -41,6 +41,8 @@ export function openDialog(doc: Document, checking: number, signal: AbortSignal)
   const ring = focusRing(palette);
   const host = doc.createElement(DIALOG_TAG);
   setStyle(host, look.host);
+  // Its words are in the UI language, whatever the page's.
+  host.lang = uiLanguage();
   const root = host.attachShadow({ mode: 'closed' });
   roots.set(host, root);
   const local = new AbortController();

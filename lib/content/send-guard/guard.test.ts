@@ -33,7 +33,10 @@ const chip = (field: string, address: string) => {
   el.setAttribute('data-hovercard-id', address);
   el.id = `chip-${address.split('@')[0]}`;
   const remove = document.createElement('div');
-  remove.setAttribute('aria-label', 'Press delete to remove this chip');
+  // Gmail names the chip's remove control by aria-describedby; its label is the UI language's.
+  remove.id = `${address.replace(/\W/g, '-')}-db`;
+  remove.setAttribute('aria-label', 'Zum Entfernen dieses Chips die Entf-Taste drücken');
+  el.setAttribute('aria-describedby', remove.id);
   remove.addEventListener('click', () => el.remove());
   el.append(remove);
   $(`div[name="${field}"] [role=listbox]`).append(el);

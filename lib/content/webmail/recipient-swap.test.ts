@@ -14,7 +14,10 @@ function chip(address: string): HTMLElement {
   el.setAttribute('data-hovercard-id', address);
   el.textContent = address;
   const remove = document.createElement('div');
-  remove.setAttribute('aria-label', 'Press delete to remove this chip');
+  // Gmail names the chip's remove control by aria-describedby; its label is the UI language's.
+  remove.id = `${address.replace(/\W/g, '-')}-db`;
+  remove.setAttribute('aria-label', 'Zum Entfernen dieses Chips die Entf-Taste drücken');
+  el.setAttribute('aria-describedby', remove.id);
   remove.addEventListener('click', () => outer.remove());
   el.append(remove);
   outer.append(el);

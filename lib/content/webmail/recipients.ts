@@ -6,9 +6,9 @@
  * `div[role=option][data-hovercard-id="<address>"][data-name]` inside the field wrapper
  * `div[name=to|cc|bcc]`; the typing box is an `input[peoplekit-id]` (older compose: the
  * `textarea[name=to|cc|bcc]` itself). Senders in an opened message: `span[email]`.
- * Outlook on the web: the wells are labelled "To", "Cc", "Bcc" (`[aria-label]`, inside
- * `[role=group][id$=_TO|_CC|_BCC]`); a resolved recipient is `span._EType_RECIPIENT_ENTITY`
- * (or any pill) carrying the address in `aria-label` or `title`.
+ * Outlook on the web: the wells sit in `[role=group][id$=_TO|_CC|_BCC]` (their labels, "To",
+ * "An", "À", "Para"…, are the interface language's and not read); a resolved recipient is
+ * `span._EType_RECIPIENT_ENTITY` (or any pill) carrying the address in `aria-label` or `title`.
  */
 import { addressesInText, addressesOrWritten } from '@/lib/shared/extract/address-list';
 
@@ -32,9 +32,8 @@ export const GMAIL_FIELD = GMAIL_WRAPPERS.join(',');
 export function asField(name: string | null | undefined): RecipientField | null {
   return name && (FIELDS as readonly string[]).includes(name) ? (name as RecipientField) : null;
 }
-const OUTLOOK_GROUPS = FIELDS.map((f) => `[role="group"][id$="_${f.toUpperCase()}"]`);
-// Outlook labels its wells "To", "Cc" and "Bcc"; the `i` flag covers other casings.
-const OUTLOOK_WELLS = ['To', 'Cc', 'Bcc'].map((f) => `[aria-label="${f}" i]`);
+/** Outlook's recipient groups, `[role=group][id$=_TO|_CC|_BCC]`. */
+export const OUTLOOK_GROUPS = FIELDS.map((f) => `[role="group"][id$="_${f.toUpperCase()}"]`);
 
 const RECIPIENT_SELECTORS = {
   chip: [
@@ -48,11 +47,7 @@ const RECIPIENT_SELECTORS = {
   ].join(','),
   outlook: [
     'span._EType_RECIPIENT_ENTITY',
-    ...[...OUTLOOK_WELLS, ...OUTLOOK_GROUPS].flatMap((w) => [
-      `${w} [title*="@"]`,
-      `${w} [aria-label*="@"]`,
-      `${w} span`,
-    ]),
+    ...OUTLOOK_GROUPS.flatMap((w) => [`${w} [title*="@"]`, `${w} [aria-label*="@"]`, `${w} span`]),
   ].join(','),
   message: 'span[email]',
 } as const;
@@ -75,7 +70,7 @@ export const RECIPIENT_ALONE = [
 ].join(',');
 export const RECIPIENT_SCOPED: readonly (readonly [wrapper: string, inner: string])[] = [
   [GMAIL_FIELD, '[data-hovercard-id],input,textarea'],
-  [[...OUTLOOK_WELLS, ...OUTLOOK_GROUPS].join(','), '[title*="@"],[aria-label*="@"],span'],
+  [OUTLOOK_GROUPS.join(','), '[title*="@"],[aria-label*="@"],span'],
 ];
 
 /** The compose field (To, Cc, Bcc) an element sits in, or null. */
@@ -84,9 +79,7 @@ export function fieldOf(el: Element): RecipientField | null {
   if (own && el.localName === 'textarea') return own;
   const wrapper = el.closest(GMAIL_FIELD);
   if (wrapper) return wrapper.getAttribute('name') as RecipientField;
-  const suffix = asField(el.closest('[role="group"][id]')?.id.split('_').pop()?.toLowerCase());
-  if (suffix) return suffix;
-  return asField(el.closest('[aria-label]')?.getAttribute('aria-label')?.toLowerCase());
+  return asField(el.closest('[role="group"][id]')?.id.split('_').pop()?.toLowerCase());
 }
 
 /** The address an attribute carries; a value with '@' but no readable address is kept to be judged invalid. */
@@ -140,6 +133,8 @@ export function isRecipientInput(el: Element): boolean {
 export function recipientsIn(root: ParentNode): (Recipient & { el: Element })[] {
   const out: (Recipient & { el: Element })[] = [];
   for (const el of root.querySelectorAll(`${RECIPIENT_SELECTORS.chip},${RECIPIENT_SELECTORS.outlook}`)) {
+    // Our own marks in a well carry the address in their label too.
+    if (el.localName.startsWith('verimark')) continue;
     const found = recipientOf(el);
     if (found && found.kind !== 'message') out.push({ ...found, el });
   }

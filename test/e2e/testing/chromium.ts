@@ -22,6 +22,11 @@ export interface ChromiumOptions {
    * handles the signals itself (it must stop the service too).
    */
   handleSignals?: boolean;
+  /**
+   * The browser's UI language (e.g. "de"): `--lang` and `LANGUAGE` in its environment, which with
+   * Debian's chromium-l10n make chrome.i18n answer in that language. Default: the system's.
+   */
+  lang?: string;
 }
 
 /** Chromium's command line for a run with only the unpacked extension in `dir` (tests and benches). */
@@ -136,7 +141,8 @@ export async function launchChromiumSession(opts: ChromiumOptions = {}): Promise
     userDataDir,
     enableExtensions: true,
     defaultViewport: headless ? { width: 1200, height: 900 } : null,
-    args: chromiumArgs(extension),
+    args: [...chromiumArgs(extension), ...(opts.lang ? [`--lang=${opts.lang}`] : [])],
+    ...(opts.lang ? { env: { ...process.env, LANGUAGE: opts.lang } } : {}),
     timeout: 60_000,
     protocolTimeout: 60_000,
     handleSIGINT: opts.handleSignals ?? true,

@@ -10,7 +10,10 @@ import { finalStatuses } from './content-pages';
 import { ROOT } from './paths';
 import { waitFor } from './process-guard';
 
-export type Webmail = 'gmail' | 'outlook';
+/** A compose page: guard-gmail.html, guard-outlook.html, or one in another language (guard-gmail-de.html). */
+export type Webmail = 'gmail' | 'outlook' | `${'gmail' | 'outlook'}-${'de' | 'fr' | 'es'}`;
+
+const isGmail = (site: Webmail) => site.startsWith('gmail');
 
 export interface SentRecord {
   via: string;
@@ -19,7 +22,7 @@ export interface SentRecord {
 }
 
 const idOf = (site: Webmail, address: string) =>
-  `${site === 'gmail' ? 'chip' : 'pill'}-${address.replace(/[^a-z0-9]/gi, '-')}`;
+  `${isGmail(site) ? 'chip' : 'pill'}-${address.replace(/[^a-z0-9]/gi, '-')}`;
 
 /** Opens the compose page with these recipients and waits until each shows a final verdict. */
 export async function openCompose(
@@ -52,9 +55,9 @@ export function addRecipient(page: Page, site: Webmail, field: string, address: 
   return page.evaluate(
     (s, f, a) => {
       const w = window as unknown as Record<string, (field: string, address: string) => void>;
-      w[s === 'gmail' ? 'addChip' : 'addPill']?.(f, a);
+      w[s ? 'addChip' : 'addPill']?.(f, a);
     },
-    site,
+    isGmail(site),
     field,
     address,
   );

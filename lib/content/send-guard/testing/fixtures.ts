@@ -19,6 +19,10 @@ export const GMAIL_COMPOSE_2020 = () => body(read(`${E2E}/gmail-compose.html`));
 export const OUTLOOK_WRITTEN = () => body(read(`${E2E}/outlook-compose.html`));
 export const GMAIL_LIKE = () => body(read(`${E2E}/guard-gmail.html`));
 export const OUTLOOK_LIKE = () => body(read(`${E2E}/guard-outlook.html`));
+/** The same pages in Gmail's and Outlook's German, French and Spanish interfaces. */
+export const LANGUAGES = ['de', 'fr', 'es'] as const;
+export const GMAIL_IN = (lang: string) => body(read(`${E2E}/guard-gmail-${lang}.html`));
+export const OUTLOOK_IN = (lang: string) => body(read(`${E2E}/guard-outlook-${lang}.html`));
 
 /** Puts markup into the test document (test code only: the extension never parses HTML strings). */
 export function load(doc: Document, html: string): void {
