@@ -2,13 +2,19 @@
 import { type ApiClient, createApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
-import { getApiKey } from '../../storage/api-key';
+import { getSavedKey } from '../../storage/api-key';
 import { getSettings } from '../../storage/settings';
 
+/** The key goes only to the origin it was saved for: the client refuses any other (lib/api/http.ts). */
 export async function getClient(): Promise<ApiClient> {
-  const [settings, apiKey] = await Promise.all([getSettings(), getApiKey()]);
+  const [settings, saved] = await Promise.all([getSettings(), getSavedKey()]);
   const url = checkServiceUrl(settings.serviceUrl);
   if (!url.ok) throw new ApiError('not_configured', 'Set the service URL in the options page');
-  if (apiKey === '') throw new ApiError('not_configured', 'Set the API key in the options page');
-  return createApiClient({ baseUrl: url.url, apiKey });
+  if (!saved) throw new ApiError('not_configured', 'Set the API key in the options page');
+  if (saved.origin !== url.origin)
+    throw new ApiError(
+      'not_configured',
+      'The API key was saved for another service: enter it in the options page',
+    );
+  return createApiClient({ baseUrl: url.url, apiKey: saved.key, keyOrigin: saved.origin });
 }

@@ -7,13 +7,24 @@ import { createApiClient } from '../../api/client';
 import { MODES } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
-import { getApiKey, setApiKey } from '../../storage/api-key';
+import { bindApiKey, getApiKeyFor, getSavedKey, originOfUrl, setApiKey } from '../../storage/api-key';
 import { getSettings, normalizeSites, type Settings, updateSettings } from '../../storage/settings';
 import { keyFingerprint, toAccountView } from './account';
 
+/**
+ * A key counts as there only for the origin it was saved for (docs/design.md §5); one saved for
+ * another origin is told by its origin, so the options page can ask for the key again.
+ */
 export async function getSettingsView(): Promise<SettingsView> {
-  const [settings, apiKey] = await Promise.all([getSettings(), getApiKey()]);
-  return { ...settings, hasApiKey: apiKey !== '', apiKeyHint: keyFingerprint(apiKey) };
+  const [settings, saved] = await Promise.all([getSettings(), getSavedKey()]);
+  const origin = originOfUrl(settings.serviceUrl);
+  const usable = saved !== null && (saved.origin === origin || saved.origin === '');
+  return {
+    ...settings,
+    hasApiKey: usable,
+    apiKeyHint: usable ? keyFingerprint(saved.key) : '',
+    apiKeyElsewhere: saved !== null && !usable ? saved.origin : null,
+  };
 }
 
 const bad = (message: string) => new ApiError('bad_request', message, 400);
@@ -42,6 +53,9 @@ export async function saveSettings(patch: SettingsPatch): Promise<SettingsView> 
   if (patch.autoVerifyBudget !== undefined) {
     next.autoVerifyBudget = Math.round(validNumber(patch.autoVerifyBudget, 0, 10_000, 'Auto-verify budget'));
   }
+  if (patch.dailyAutoCap !== undefined) {
+    next.dailyAutoCap = Math.round(validNumber(patch.dailyAutoCap, 0, 100_000, 'Daily cap'));
+  }
   if (patch.enabledSites !== undefined) next.enabledSites = normalizeSites(patch.enabledSites);
   if (patch.sendGuardOffSites !== undefined) {
     if (!Array.isArray(patch.sendGuardOffSites)) throw bad('sendGuardOffSites must be a list of sites');
@@ -51,14 +65,25 @@ export async function saveSettings(patch: SettingsPatch): Promise<SettingsView> 
     if (typeof patch.sendGuardRisky !== 'boolean') throw bad('sendGuardRisky must be true or false');
     next.sendGuardRisky = patch.sendGuardRisky;
   }
-  if (patch.apiKey !== undefined) {
-    // Visible ASCII only: anything else cannot travel in an HTTP header (and is a paste mistake).
-    if (/[^\x21-\x7e]/.test(patch.apiKey.trim()))
-      throw bad('The API key contains characters that are not allowed');
-    await setApiKey(patch.apiKey);
-  }
-  await updateSettings(next);
+  // Visible ASCII only: anything else cannot travel in an HTTP header (and is a paste mistake).
+  if (patch.apiKey !== undefined && /[^\x21-\x7e]/.test(patch.apiKey.trim()))
+    throw bad('The API key contains characters that are not allowed');
+  const settings = await updateSettings(next);
+  const origin = originOfUrl(settings.serviceUrl);
+  if (patch.apiKey !== undefined) await setApiKey(patch.apiKey, origin);
+  else await keepKeyOrigin(origin, patch.useSavedKeyHere === true);
   return getSettingsView();
+}
+
+/**
+ * The stored key after the URL changed without a new key: it stays bound to the origin it was
+ * saved for, unless the user confirmed using it at the new one. A key saved before any URL
+ * (never sent anywhere) takes the first origin.
+ */
+async function keepKeyOrigin(origin: string, confirmed: boolean): Promise<void> {
+  const saved = await getSavedKey();
+  if (!saved || origin === '' || saved.origin === origin) return;
+  if (confirmed || saved.origin === '') await bindApiKey(origin);
 }
 
 /** A free call (the file list, one row) that proves URL, key and subscription; then the balance, where told. */
@@ -74,7 +99,7 @@ export async function testConnection(input: {
   // key typed beside it, so a mistyped (or planted) URL never receives the saved key.
   if (typedKey === '' && check.url !== saved)
     return { ok: false, kind: 'key_needed', message: 'Type the API key to test a URL that is not saved' };
-  const apiKey = typedKey || (await getApiKey());
+  const apiKey = typedKey || (await getApiKeyFor(check.origin));
   if (apiKey === '') return { ok: false, kind: 'invalid_key', message: 'Enter the API key' };
   const client = createApiClient({ baseUrl: check.url, apiKey, timeoutMs: 10_000, retry: { attempts: 1 } });
   try {
