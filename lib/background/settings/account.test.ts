@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { keyFingerprint, toAccountView } from './account';
+import { fakeBrowser } from 'wxt/testing';
+import { PATHS } from '../../api/contract';
+import { ok } from '../../api/testing/scripted-server';
+import { countRequests, useFakeService } from '../testing/setup';
+import { getAccount, keyFingerprint, toAccountView } from './account';
 
 describe('keyFingerprint', () => {
   it.each([
@@ -21,5 +25,29 @@ describe('toAccountView', () => {
       label: 'sales',
     });
     expect(toAccountView(null)).toBeNull();
+  });
+});
+
+describe('getAccount against a service without GET /account', () => {
+  const env = useFakeService();
+
+  it('asks once, then not again until the browser restarts (session storage cleared)', async () => {
+    for (let i = 0; i < 5; i++) expect(await getAccount()).toBeNull();
+    expect(countRequests(env.server.requests, PATHS.account)).toBe(1);
+    // A browser restart clears session storage: asked once more.
+    await fakeBrowser.storage.session.clear();
+    expect(await getAccount()).toBeNull();
+    expect(countRequests(env.server.requests, PATHS.account)).toBe(2);
+  });
+
+  it('keeps asking a service that has the route', async () => {
+    env.service.state.override[PATHS.account] = ok('Account fetched successfully', {
+      credits: 7,
+      expires_at: null,
+      label: null,
+    });
+    expect(await getAccount()).toMatchObject({ credits: 7 });
+    expect(await getAccount()).toMatchObject({ credits: 7 });
+    expect(countRequests(env.server.requests, PATHS.account)).toBe(2);
   });
 });
