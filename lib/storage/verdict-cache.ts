@@ -2,7 +2,7 @@
  * The verdict cache (extension-origin IndexedDB via idb-keyval) with a lifetime per verdict,
  * and the list of recent lookups shown by the popup.
  */
-import { del, get, getMany, set, update } from 'idb-keyval';
+import { clear, del, get, getMany, keys, set, update } from 'idb-keyval';
 import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
 import type { Mode } from '../api/contract';
 import { idbStore } from './idb';
@@ -71,4 +71,11 @@ export async function addRecent(view: VerdictView): Promise<void> {
 export async function getRecent(limit: number): Promise<VerdictView[]> {
   const list = (await get<VerdictView[]>(RECENT_KEY, idbStore('verdicts'))) ?? [];
   return list.slice(0, Math.max(0, limit));
+}
+
+/** Forgets every cached verdict and the recent lookups; returns how many verdicts were cached. */
+export async function clearVerdicts(): Promise<number> {
+  const stored = await keys(idbStore('verdicts'));
+  await clear(idbStore('verdicts'));
+  return stored.filter((key) => typeof key === 'string' && key.startsWith('v:')).length;
 }
