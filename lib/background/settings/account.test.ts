@@ -4,6 +4,7 @@ import { PATHS } from '../../api/contract';
 import { ok } from '../../api/testing/scripted-server';
 import { countRequests, useFakeService } from '../testing/setup';
 import { getAccount, keyFingerprint, toAccountView } from './account';
+import { testConnection } from './settings-handlers';
 
 describe('keyFingerprint', () => {
   it.each([
@@ -49,5 +50,15 @@ describe('getAccount against a service without GET /account', () => {
     expect(await getAccount()).toMatchObject({ credits: 7 });
     expect(await getAccount()).toMatchObject({ credits: 7 });
     expect(countRequests(env.server.requests, PATHS.account)).toBe(2);
+  });
+});
+
+describe('Test connection against a service without GET /account', () => {
+  const env = useFakeService();
+
+  it('counts as the one ask: the popup does not ask again', async () => {
+    expect(await testConnection({})).toEqual({ ok: true, account: null });
+    expect(await getAccount()).toBeNull();
+    expect(countRequests(env.server.requests, PATHS.account)).toBe(1);
   });
 });

@@ -4,10 +4,11 @@ import { badgeWords } from '@/lib/shared/badge-words';
 import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '@/lib/shared/messages';
 import { siteEnabled } from '@/lib/shared/site-patterns';
 import { createApiClient } from '../../api/client';
-import { MODES } from '../../api/contract';
+import { MODES, PATHS } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
 import { bindApiKey, getApiKeyFor, getSavedKey, originOfUrl, setApiKey } from '../../storage/api-key';
+import { markRouteMissing } from '../../storage/missing-routes';
 import { getSettings, normalizeSites, type Settings, updateSettings } from '../../storage/settings';
 import { keyFingerprint, toAccountView } from './account';
 
@@ -105,7 +106,14 @@ export async function testConnection(input: {
   try {
     await client.listFiles({ page: 1, pageSize: 1 });
     // The balance is a bonus: a service without `/account` (or a failure here) still passed.
-    const account = await client.getAccount().then(toAccountView, () => null);
+    const account = await client.getAccount().then(
+      async (data) => {
+        // Not there (404): the popup does not ask this service for it until the browser restarts.
+        if (data === null) await markRouteMissing(check.origin, PATHS.account);
+        return toAccountView(data);
+      },
+      () => null,
+    );
     return { ok: true, account };
   } catch (err) {
     const error = err instanceof ApiError ? err : new ApiError('server', String(err));
