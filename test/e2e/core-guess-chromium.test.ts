@@ -86,24 +86,38 @@ describe('Chromium, scripted services on loopback', () => {
     const before = listDownloads(e2e.session);
     await page.evaluate(() =>
       [...document.querySelectorAll<HTMLElement>('[role=menuitem]')]
-        .find((i) => i.textContent === 'Deliverable only')
+        .find((i) => i.textContent === 'Deliverable and risky')
         ?.click(),
     );
     const subset = await waitForNextDownload(e2e.session, before, 180_000);
-    expect(subset.name).toBe('big-deliverable.csv');
+    expect(subset.name).toBe('big-deliverable-and-risky.csv');
+    // Saved from a blob URL (the offscreen document's), not a data: URL of the whole subset.
+    const urls = await page.evaluate(async () => {
+      const api = (
+        globalThis as unknown as {
+          chrome: { downloads: { search(q: object): Promise<{ url: string; filename: string }[]> } };
+        }
+      ).chrome;
+      const items = await api.downloads.search({ filenameRegex: 'big-deliverable-and-risky' });
+      return items.map((item) => item.url.slice(0, 40));
+    });
+    expect(urls).toHaveLength(1);
+    expect(urls[0]).toMatch(/^blob:chrome-extension:\/\//);
     const parsed = Papa.parse<Record<string, string>>(subset.text, {
       header: true,
       skipEmptyLines: 'greedy',
     });
     expect(parsed.errors).toEqual([]);
-    expect(parsed.data).toHaveLength(BIG_ROWS / 3);
-    expect(parsed.data.every((row) => row.verification_status === 'deliverable')).toBe(true);
+    expect(parsed.data).toHaveLength((BIG_ROWS / 3) * 2);
+    expect(new Set(parsed.data.map((row) => row.verification_status))).toEqual(
+      new Set(['deliverable', 'risky']),
+    );
     expect(parsed.data[0]).toMatchObject({
       id: '0',
       company: 'Company 0, Inc.',
       notes: 'Met at fair, "booth 0"\nfollow up',
     });
-    expect(parsed.data.at(-1)?.email).toBe(`person${BIG_ROWS - 3}@company${(BIG_ROWS - 3) % 97}.test`);
+    expect(parsed.data.at(-1)?.email).toBe(`person${BIG_ROWS - 1}@company${(BIG_ROWS - 1) % 97}.test`);
     await page.close();
   });
 
