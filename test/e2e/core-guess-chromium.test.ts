@@ -103,6 +103,23 @@ describe('Chromium, scripted services on loopback', () => {
     });
     expect(urls).toHaveLength(1);
     expect(urls[0]).toMatch(/^blob:chrome-extension:\/\//);
+    // Its download over, the offscreen document is closed (its blob URL with it).
+    await waitFor(
+      () =>
+        page.evaluate(async () => {
+          const api = (
+            globalThis as unknown as {
+              chrome: { runtime: { getContexts(f: object): Promise<unknown[]> } };
+            }
+          ).chrome;
+          return (
+            (await api.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'] })).length === 0 ||
+            undefined
+          );
+        }),
+      20_000,
+      'the offscreen document to close',
+    );
     const parsed = Papa.parse<Record<string, string>>(subset.text, {
       header: true,
       skipEmptyLines: 'greedy',

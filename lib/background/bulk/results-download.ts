@@ -10,7 +10,7 @@ import { t } from '@/lib/shared/i18n';
 import type { ResultPreview, Subset } from '@/lib/shared/messages';
 import { ApiError } from '../../api/errors';
 import { resultFileName, resultsUrl } from './downloads';
-import { ensureOffscreen } from './offscreen';
+import { holdOffscreen, releaseOffscreen } from './offscreen';
 import type { OffscreenRequest, OffscreenSubsetAnswer } from './offscreen-protocol';
 import { previewRows } from './results-subset';
 import { type SubsetFailure, subsetBlob } from './subset-blob';
@@ -55,16 +55,28 @@ async function subsetHere(url: string, subset: Subset): Promise<SubsetUrl> {
 
 /** Chrome's service worker: built in the offscreen document, which owns the blob URL. */
 async function subsetOffscreen(url: string, subset: Subset): Promise<SubsetUrl> {
-  await ensureOffscreen();
-  const request: OffscreenRequest = { verimarkOffscreen: 'subset', url, subset };
-  const answer = (await browser.runtime.sendMessage(request)) as OffscreenSubsetAnswer | undefined;
-  if (!answer) throw new ApiError('server', t('bg_download_failed'));
-  if (!answer.ok) throw failed(answer);
+  await holdOffscreen();
+  let answer: OffscreenSubsetAnswer | undefined;
+  try {
+    const request: OffscreenRequest = { verimarkOffscreen: 'subset', url, subset };
+    answer = (await browser.runtime.sendMessage(request)) as OffscreenSubsetAnswer | undefined;
+  } catch (err) {
+    await releaseOffscreen();
+    throw err;
+  }
+  if (!answer?.ok) {
+    await releaseOffscreen();
+    throw answer ? failed(answer) : new ApiError('server', t('bg_download_failed'));
+  }
+  const blobUrl = answer.url;
   const revoke = () => {
-    const message: OffscreenRequest = { verimarkOffscreen: 'revoke', url: answer.url };
-    browser.runtime.sendMessage(message).catch(() => undefined);
+    const message: OffscreenRequest = { verimarkOffscreen: 'revoke', url: blobUrl };
+    browser.runtime
+      .sendMessage(message)
+      .catch(() => undefined)
+      .finally(() => releaseOffscreen());
   };
-  return { url: answer.url, rows: answer.rows, revoke };
+  return { url: blobUrl, rows: answer.rows, revoke };
 }
 
 export async function downloadSubset(input: { fileId: string; fileName: string; subset: Subset }) {
