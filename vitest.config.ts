@@ -29,6 +29,14 @@ export default defineConfig({
         },
       },
       {
+        // The package both sides share: the wire contract and the address rulebook.
+        test: {
+          name: 'contract',
+          include: ['contract/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
         // The repository's scripts (npm test's browser provisioning).
         test: {
           name: 'scripts',

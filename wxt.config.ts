@@ -20,7 +20,7 @@ export default defineConfig({
     // first paint waits for no stylesheet (bench/popup-paint.ts).
     plugins: [inlineStylesheets(['entrypoints/popup/index.html']), plainDynamicImports()],
     // No module preloads: the popup's entry only imports the app (and the app its one shared
-    // chunk); with plainDynamicImports, no preload helper either (~0.5 KB gzip of the entry).
+    // chunk); with plainDynamicImports, no preload helper either (most of the entry's size).
     // VERIMARK_SOURCEMAP=1: source maps, for scripts/bundle-parts.mjs (what a script is made of);
     // VERIMARK_NOMINIFY=1: readable function names in CPU profiles (bench/testing/profile-content.ts).
     build: {
@@ -29,8 +29,8 @@ export default defineConfig({
       sourcemap: process.env.VERIMARK_SOURCEMAP === '1',
     },
     // Class fields assigned in constructors, not declared again (`marker;book;…` per class):
-    // ~0.1 KB gzip of the content script. TypeScript already refuses initializers that read
-    // parameter properties, the one case where the two semantics differ.
+    // bytes the content script's budget does not have. TypeScript already refuses initializers
+    // that read parameter properties, the one case where the two semantics differ.
     esbuild: {
       jsx: 'automatic',
       jsxImportSource: 'preact',

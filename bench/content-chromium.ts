@@ -221,8 +221,8 @@ async function main(): Promise<void> {
       }
     }
     // Each round's loads follow one another, so each is read against the page without marking
-    // of its own round: this machine's speed drifts by ±15 % between rounds (every phase of the
-    // page at once, the page's own work too), more than the figure itself.
+    // of its own round: this machine's speed drifts between rounds (every phase of the page at
+    // once, the page's own work too) by more than the figure itself.
     const pctOf = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} %`;
     const paired = (xs: number[]) => xs.map((x, i) => x / (churnOff[i] as number) - 1);
     const spread = (xs: number[]) => `${pctOf(Math.min(...xs))} to ${pctOf(Math.max(...xs))}`;

@@ -4,10 +4,11 @@
  *
  *   npx tsx bench/content-scan.ts
  */
+
+import { checkEmail } from '@verimark/contract/address';
 import { Window } from 'happy-dom';
 import { extractTarget, TARGET_SELECTOR } from '../lib/content/extract/targets';
 import { scanTree } from '../lib/content/scan';
-import { checkEmail } from '../lib/shared/address';
 
 const ROWS = 5_000;
 const RUNS = 5;

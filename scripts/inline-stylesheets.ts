@@ -2,7 +2,7 @@
  * A Vite build plugin: the stylesheets a page links are written into the page as one <style>
  * element, so its first paint waits for no other file (a linked stylesheet blocks rendering until
  * it has been fetched). The file is dropped from the build unless something else still names it.
- * Used for the popup (wxt.config.ts): its CSS is small (~2.5 KB gzip) and read on every opening.
+ * Used for the popup (wxt.config.ts): its CSS is small and read on every opening.
  */
 import type { Plugin, Rollup } from 'vite';
 

@@ -1,7 +1,7 @@
 /**
  * A Vite build plugin: with `build.modulePreload: false` Vite still wraps every dynamic import in
  * its preload helper, which then preloads nothing (its list is always empty) but still ships
- * (~0.5 KB gzip in the popup's tiny entry). This gives the helper the body it has in that case:
+ * (a large share of the popup's tiny entry). This gives the helper the body it has in that case:
  * run the import.
  */
 import type { Plugin } from 'vite';

@@ -1,5 +1,6 @@
 /**
- * "Running it for a team", tried as a new user would (README): a throwaway Postgres, then
+ * "Running it for a team" (docs/self-hosting.md), tried as a new user would: a throwaway
+ * Postgres, then
  *   A. `npm run service` alone (HTTP + worker), and
  *   B. `npm run service` plus two `npm run service:worker`, one of them SIGKILLed mid-file,
  * each verifying one 20,000-row file against a loopback SMTP peer (16 MX hosts, RCPT answered
@@ -15,8 +16,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Envelope, PATHS } from '@verimark/contract';
 import Papa from 'papaparse';
-import { type Envelope, PATHS } from '../lib/api/contract';
 import { Api, waitFor } from '../server/testing/api';
 import { type FarmNet, startFarmNet } from '../server/testing/farm-net';
 import { startPostgres } from '../server/testing/postgres';

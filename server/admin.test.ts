@@ -1,5 +1,5 @@
+import { ERRORS, PATHS } from '@verimark/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, PATHS } from '../lib/api/contract';
 import { Api, balanceOf } from './testing/api';
 import { lastLine, type RunningService, startService } from './testing/service';
 

@@ -5,19 +5,30 @@
  *   add-credits <key|id> --credits N                      prints the new balance on its last line
  *   list-keys                                             one line per key
  *   revoke-key <key|id>                                   prints the revoked key's id on its last line
+ *   purge [--older-than DAYS]                             removes finished work older than DAYS
+ *                                                         (default RETENTION_DAYS); prints the counts
+ *   delete-file <id>                                      removes one file with its rows and results
+ *   backup <path>                                         SQLite: an online backup to a new file
+ *                                                         (Postgres: says to use pg_dump, exit 2)
  *   doctor                                                can this machine verify? exit 1 when not
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config';
+import { loadConfig, type ServiceConfig } from './config';
 import { formatLine, runDoctor } from './doctor';
 import { openStore } from './store/open';
-import type { KeyRecord, KeyStore } from './store/store';
+import { purgeOlderThan } from './store/retention';
+import { BackupUnsupportedError, type KeyRecord, type Store } from './store/store';
 
 const USAGE = `Usage: npm run service:admin -- <command>
   create-key --credits N [--expires ISO-8601] [--label LABEL]
   add-credits <key|id> --credits N
   list-keys
   revoke-key <key|id>
+  purge [--older-than DAYS]      (default RETENTION_DAYS, 30)
+  delete-file <file id>
+  backup <path>                  (SQLite; for Postgres use pg_dump)
   doctor`;
 
 class UsageError extends Error {}
@@ -44,11 +55,23 @@ function describe(k: KeyRecord): string {
   return `${k.id}  ${k.key_prefix}…  credits=${k.credits}  ${state}  label=${JSON.stringify(k.label)}`;
 }
 
-async function run(argv: string[], keys: KeyStore): Promise<string[]> {
+function days(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new UsageError('--older-than must be a whole number of days ≥ 0');
+  return Number(value);
+}
+
+async function run(argv: string[], store: Store, config: ServiceConfig): Promise<string[]> {
+  const { keys } = store;
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { credits: { type: 'string' }, expires: { type: 'string' }, label: { type: 'string' } },
+    options: {
+      credits: { type: 'string' },
+      expires: { type: 'string' },
+      label: { type: 'string' },
+      'older-than': { type: 'string' },
+    },
   });
   const [command, target] = positionals;
   const findKey = async (): Promise<KeyRecord> => {
@@ -78,6 +101,25 @@ async function run(argv: string[], keys: KeyStore): Promise<string[]> {
       await keys.revoke(record.id);
       return [`Revoked ${describe((await keys.get(record.id)) ?? record)}`, record.id];
     }
+    case 'purge': {
+      const olderThan = days(values['older-than'], config.retentionDays);
+      const purged = await purgeOlderThan(store, olderThan);
+      return [
+        `Removed ${purged.files} file(s) and ${purged.tasks} single task(s) finished more than ${olderThan} day(s) ago`,
+      ];
+    }
+    case 'delete-file': {
+      if (!target || !(await store.files.delete(target, null)))
+        throw new UsageError(`No such file: ${target ?? '(none given)'}`);
+      return [`Deleted file ${target} with its rows and results`];
+    }
+    case 'backup': {
+      if (!target) throw new UsageError('backup needs the path of the new backup file');
+      const path = resolve(target);
+      if (existsSync(path)) throw new UsageError(`${path} exists already: give a new file`);
+      await store.backup(path);
+      return [`Backed up the database to ${path}`];
+    }
     default:
       throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
   }
@@ -98,12 +140,18 @@ async function doctor(): Promise<void> {
 if (process.argv[2] === 'doctor') {
   await doctor();
 } else {
-  const store = await openStore(loadConfig());
+  const config = loadConfig();
+  const store = await openStore(config);
   try {
-    for (const line of await run(process.argv.slice(2), store.keys)) console.log(line);
+    for (const line of await run(process.argv.slice(2), store, config)) console.log(line);
   } catch (err) {
-    if (!(err instanceof UsageError || (err instanceof TypeError && 'code' in err))) throw err;
-    console.error(`${err.message}\n\n${USAGE}`);
+    if (err instanceof BackupUnsupportedError) {
+      console.error(err.message);
+    } else if (err instanceof UsageError || (err instanceof TypeError && 'code' in err)) {
+      console.error(`${err.message}\n\n${USAGE}`);
+    } else {
+      throw err;
+    }
     process.exitCode = 2;
   } finally {
     await store.close();

@@ -45,3 +45,13 @@ describe('HELO warnings', () => {
     expect(isFqdn('bad_name.example.org')).toBe(false);
   });
 });
+
+describe('RETENTION_DAYS', () => {
+  it('defaults to 30 days, takes a whole number (0 keeps everything) and refuses anything else', () => {
+    expect(loadConfig({}).retentionDays).toBe(30);
+    expect(loadConfig({ RETENTION_DAYS: '7' }).retentionDays).toBe(7);
+    expect(loadConfig({ RETENTION_DAYS: '0' }).retentionDays).toBe(0);
+    expect(() => loadConfig({ RETENTION_DAYS: '-1' })).toThrow(ConfigError);
+    expect(() => loadConfig({ RETENTION_DAYS: 'forever' })).toThrow(ConfigError);
+  });
+});

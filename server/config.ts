@@ -21,6 +21,13 @@ export interface ServiceConfig {
   /** HMAC key for download URLs; null = generated and kept in DATA_DIR. */
   signingSecret: string | null;
   rateLimitPerMin: number;
+  /**
+   * Days finished work is kept (RETENTION_DAYS): uploaded rows, results and finished single
+   * tasks older than this are removed (server/store/retention.ts); 0 keeps everything.
+   */
+  retentionDays: number;
+  /** How long a stopping process waits for running verifications before it gives them back. */
+  shutdownGraceMs: number;
   engine: EngineConfig;
   /** Batches one worker process verifies at the same time. */
   batchConcurrency: number;
@@ -91,6 +98,8 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
     publicBaseUrl: publicBaseUrl?.replace(/\/+$/, '') ?? null,
     signingSecret: text(env, 'SIGNING_SECRET'),
     rateLimitPerMin: int(env, 'RATE_LIMIT_PER_MIN', 600, 1),
+    retentionDays: int(env, 'RETENTION_DAYS', 30),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 5000),
     engine: {
       dnsServers: (text(env, 'DNS_SERVERS') ?? '')
         .split(',')

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PATHS } from '@verimark/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PATHS } from '../lib/api/contract';
 import { Api, waitFor } from './testing/api';
 import { type FakeNet, startFakeNet } from './testing/fake-net';
 import { type RunningService, startService } from './testing/service';

@@ -1,8 +1,8 @@
 /**
  * `npm run service:worker`: verification only, no HTTP port. Takes single tasks and bulk
- * batches queued by any `npm run service` on the same database (DATABASE_URL; see README
- * "Running it for a team"). SIGINT/SIGTERM: stops taking work, finishes or gives back the
- * running batches, exits.
+ * batches queued by any `npm run service` on the same database (DATABASE_URL; see
+ * docs/self-hosting.md, "Running it for a team"). SIGINT/SIGTERM: stops taking work, finishes or
+ * gives back the running batches, exits.
  */
 import pino from 'pino';
 import { loadConfigOrExit } from './config';
@@ -10,8 +10,6 @@ import { createEngine } from './engine/engine';
 import { Workers } from './jobs/workers';
 import { exitOnSignals } from './shutdown';
 import { openStore } from './store/open';
-
-const GRACE_MS = 5_000;
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
@@ -28,7 +26,7 @@ async function main(): Promise<void> {
     log,
     stopping: 'worker stopping',
     failed: 'worker shutdown failed',
-    close: () => workers.stop(GRACE_MS).then(() => store.close()),
+    close: () => workers.stop(config.shutdownGraceMs).then(() => store.close()),
   });
 }
 

@@ -9,8 +9,8 @@ import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
+import { MAX_UPLOAD_BYTES, PATHS } from '@verimark/contract';
 import Fastify from 'fastify';
-import { MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
 
 const dir = process.argv[2] ?? '.';
 const app = Fastify({ bodyLimit: 64 * 1024 });

@@ -1,8 +1,8 @@
 /**
  * How far a benchmark's figure moves with its noise: a bootstrap. The loads behind the figure are
  * drawn again with replacement (each group of its own loads), the figure computed again each time,
- * and the middle 90 % of those figures printed with it. On this machine a bench run's ratio moves
- * by ±0.3 from run to run; the interval says so in the run itself.
+ * and the middle 90 % of those figures printed with it. On a shared machine a bench run's ratio
+ * moves from run to run; the interval says so in the run itself.
  */
 
 /** The middle of `xs` (the mean of the two middle values for an even count). */

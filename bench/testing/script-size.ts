@@ -1,7 +1,7 @@
 /**
  * The gzip size of the extension's page scripts as built (Node's zlib gzip, default level — what
- * the README's figures use): the content script, injected into every page of an enabled site
- * (goal ≤ 16 KB, issue 11), and the on-demand script it asks for when a person needs it.
+ * docs/benchmarks.md's figures use): the content script, injected into every page of an enabled
+ * site (goal ≤ 16 KB, issue 11), and the on-demand script it asks for when a person needs it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

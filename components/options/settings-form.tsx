@@ -1,6 +1,7 @@
 /** Service URL, API key, default mode, cache lifetime and budget, with "Save" and "Test connection". */
+
+import { MODES, type Mode } from '@verimark/contract';
 import { useState } from 'preact/hooks';
-import { MODES, type Mode } from '@/lib/api/contract';
 import { fromMessageError } from '@/lib/api/errors';
 import { checkServiceUrl } from '@/lib/api/service-url';
 import { t } from '@/lib/shared/i18n';

@@ -1,6 +1,6 @@
+import { DESCRIPTIONS, ERRORS, PATHS } from '@verimark/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from './client';
-import { DESCRIPTIONS, ERRORS, PATHS } from './contract';
 import { parseRetryAfter } from './http';
 import { apiError } from './testing/api-error';
 import { fail, ok, type Script, startScriptedServer } from './testing/scripted-server';

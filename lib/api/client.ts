@@ -16,7 +16,7 @@ import {
   QueuedSingleSchema,
   type SingleStatusData,
   SingleStatusSchema,
-} from './contract';
+} from '@verimark/contract';
 import { ApiError } from './errors';
 import { type HttpConfig, send } from './http';
 import { type RetryOptions, withRetry } from './retry';

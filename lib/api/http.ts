@@ -2,8 +2,9 @@
  * One HTTP exchange with the service: fetch, map failures to typed ApiErrors, validate the body.
  * No retries here (lib/api/retry.ts decides what may be repeated).
  */
+
+import { API_KEY_HEADER, ErrorBodySchema } from '@verimark/contract';
 import * as v from 'valibot';
-import { API_KEY_HEADER, ErrorBodySchema } from './contract';
 import { ApiError, type ApiErrorKind } from './errors';
 
 export interface HttpConfig {

@@ -4,7 +4,7 @@
  * in `extra` so it can be shown rather than dropped.
  */
 
-import { normalizeEmail } from '@/lib/shared/address';
+import { normalizeEmail } from '@verimark/contract/address';
 import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
 
 type Verdict = Extract<MarkStatus, 'deliverable' | 'undeliverable' | 'risky' | 'unknown'>;

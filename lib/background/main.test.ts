@@ -1,6 +1,6 @@
+import { PATHS } from '@verimark/contract';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { PATHS } from '../api/contract';
 import { addJob, getJobs } from '../storage/jobs';
 import { getCached } from '../storage/verdict-cache';
 import { POLL_ALARM } from './core/scheduler';

@@ -1,5 +1,5 @@
+import { ADDRESS_CASES } from '@verimark/contract/testing/address-cases';
 import { describe, expect, it, vi } from 'vitest';
-import { ADDRESS_CASES } from '@/lib/shared/testing/address-cases';
 import { ApiError } from '../api/errors';
 import { verdictView } from '../testing/verdict-view';
 import { AddressBook, type VerifierApi } from './address-book';

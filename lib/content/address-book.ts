@@ -4,7 +4,7 @@
  * automatic verification spends a per-page budget, explicit requests (Verify, a typed value) do not.
  */
 
-import { checkEmail } from '@/lib/shared/address';
+import { checkEmail } from '@verimark/contract/address';
 import { LOOKUP_MAX, type VerdictView } from '@/lib/shared/messages';
 import { apiErrorFields } from '../api/error-fields';
 import type { PageStatus } from './status';

@@ -1,8 +1,8 @@
 /**
  * `wxt/browser` for the scripts that run in web pages — the content script and its on-demand
  * script (wxt.config.ts points `wxt/browser` here for them; everything else keeps
- * webextension-polyfill): the browser's own extension API object, without the polyfill (9.6 KB,
- * 2.8 KB gzip, of a content script that must stay small). They need no promise wrapper: they call
+ * webextension-polyfill): the browser's own extension API object, without the polyfill (a
+ * large share of a content script that must stay small). They need no promise wrapper: they call
  * only synchronous APIs (runtime.id, runtime.getURL, i18n.getMessage, and WXT's context checks
  * runtime.id) and send their messages through @webext-core/messaging, which calls
  * `chrome.runtime` itself. Firefox has `browser` (promises), Chrome `chrome` (promises in MV3,

@@ -1,9 +1,9 @@
 /** The content script's words: the popup's sentences for verdicts and reasons, through the one i18n. */
 
+import { REASONS } from '@verimark/contract';
 import { statusKey } from '@/lib/shared/badge-words';
 import { type MessageKey, t } from '@/lib/shared/i18n';
 import type { BadgeWords } from '@/lib/shared/messages';
-import { REASONS } from '../api/contract';
 import type { PageStatus } from './status';
 
 /** Built on first use: the marking script never needs it (so the bundler leaves REASONS out). */

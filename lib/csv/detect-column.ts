@@ -2,7 +2,7 @@
  * Which column of a CSV holds the email addresses: `Email` exactly, then a case-insensitive
  * match, then the column whose sampled values look most like addresses. -1 when none does.
  */
-import { DEFAULT_EMAIL_COLUMN } from '../api/contract';
+import { DEFAULT_EMAIL_COLUMN } from '@verimark/contract';
 
 const EMAIL_LIKE = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;.]+$/;
 

@@ -1,5 +1,5 @@
+import { MAX_UPLOAD_BYTES } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../api/contract';
 import { preflight } from './preflight';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);

@@ -3,8 +3,9 @@
  * size, encoding, header, a preview, and per column the number of non-empty cells (the
  * credits an upload with that email column takes) and of values that look like addresses.
  */
+
+import { MAX_UPLOAD_BYTES } from '@verimark/contract';
 import Papa from 'papaparse';
-import { MAX_UPLOAD_BYTES } from '../api/contract';
 import { detectEmailColumn, looksLikeEmail } from './detect-column';
 import { type SniffError, sniff } from './sniff';
 

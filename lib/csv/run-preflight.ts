@@ -1,5 +1,5 @@
 /** Starts the preflight of a file in a Web Worker and resolves with its result. */
-import { MAX_UPLOAD_BYTES } from '../api/contract';
+import { MAX_UPLOAD_BYTES } from '@verimark/contract';
 import type { PreflightResult } from './preflight';
 import PreflightWorker from './preflight.worker.ts?worker';
 

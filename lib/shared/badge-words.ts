@@ -1,8 +1,8 @@
 /**
  * The badges' words, read by the background and sent with the content script's configuration
  * (ContentConfig.badgeWords): the marking script then draws a thousand labelled badges without
- * calling `i18n.getMessage` itself. Its first call in a page took 4.6–12.7 ms of self time in CPU
- * profiles of a bench load (README, Benchmarks), the page's main thread waiting on it.
+ * calling `i18n.getMessage` itself, whose first call in a page was one of the script's larger
+ * costs in CPU profiles of a bench load, the page's main thread waiting on it.
  */
 import { type MessageKey, t } from './i18n';
 import type { BadgeWords } from './messages';

@@ -1,8 +1,8 @@
 /** Every message key the extension uses (popup, options, content script, background) exists in English. */
 import { fileURLToPath } from 'node:url';
+import { CHECK_NAMES, FILE_STATES, MODES, REASONS, VERDICTS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
 import { type MarkStatus, SUBSETS } from '@/lib/shared/messages';
-import { CHECK_NAMES, FILE_STATES, MODES, REASONS, VERDICTS } from '../api/contract';
 import {
   checkFolders,
   checkPlaceholders,

@@ -3,8 +3,9 @@
  * Handlers live in lib/background; every handler checks its sender (lib/background/core/authorize.ts):
  * content scripts may call only the messages listed in CONTENT_SCRIPT_MESSAGES.
  */
+
+import type { FileList, FileRecord, Mode } from '@verimark/contract';
 import { defineExtensionMessaging } from '@webext-core/messaging';
-import type { FileList, FileRecord, Mode } from '../api/contract';
 import type { ApiErrorKind } from '../api/errors';
 import type { CheckRefusal } from '../storage/pending-checks';
 import type { Settings } from '../storage/settings';

@@ -3,9 +3,10 @@
  * It lives in extension-origin IndexedDB; every change is one read-modify-write transaction
  * (idb-keyval `update`), so concurrent handlers cannot lose each other's writes.
  */
+
+import type { Mode } from '@verimark/contract';
 import { get, update } from 'idb-keyval';
 import type { BulkJobView } from '@/lib/shared/messages';
-import type { Mode } from '../api/contract';
 import { idbStore } from './idb';
 
 export interface SingleJob {

@@ -7,8 +7,9 @@
  * retries or dismisses it in the popup, so the popup can say why it was not verified — also after
  * it was closed and opened again.
  */
+
+import type { Mode } from '@verimark/contract';
 import { get, update } from 'idb-keyval';
-import type { Mode } from '../api/contract';
 import type { ApiErrorKind } from '../api/errors';
 import { idbStore } from './idb';
 

@@ -3,10 +3,10 @@
  * is readable by content scripts, so the key lives in extension-origin IndexedDB (api-key.ts).
  */
 
+import { DEFAULT_MODE, MODES, type Mode } from '@verimark/contract';
 import * as v from 'valibot';
 import { storage } from 'wxt/utils/storage';
 import { siteFromInput } from '@/lib/shared/site-patterns';
-import { DEFAULT_MODE, MODES, type Mode } from '../api/contract';
 
 export interface Settings {
   serviceUrl: string;

@@ -2,9 +2,10 @@
  * The verdict cache (extension-origin IndexedDB via idb-keyval) with a lifetime per verdict,
  * and the list of recent lookups shown by the popup.
  */
+
+import type { Mode } from '@verimark/contract';
 import { clear, del, get, getMany, keys, set, update } from 'idb-keyval';
 import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
-import type { Mode } from '../api/contract';
 import { idbStore } from './idb';
 
 interface Entry {

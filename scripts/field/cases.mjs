@@ -1,7 +1,7 @@
 /**
- * What the field run asks, and the verdict each real server's answer means (README, "Reading
- * real mail servers"). `server` names what answers: postfix, exim, or none (decided before SMTP).
- * `bulk` is the verdict expected in the bulk file (mode catch_all) when it differs.
+ * What the field run asks, and the verdict each real server's answer means (docs/self-hosting.md,
+ * "Reading real mail servers"). `server` names what answers: postfix, exim, or none (decided
+ * before SMTP). `bulk` is the verdict expected in the bulk file (mode catch_all) when it differs.
  */
 const ok = (status, reason) => ({ status, reason });
 

@@ -1,5 +1,5 @@
+import { type Account, DESCRIPTIONS, PATHS } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
-import { type Account, DESCRIPTIONS, PATHS } from '../../lib/api/contract';
 import { account, authenticate } from './auth';
 import type { AppContext } from './context';
 import { ok } from './envelope';

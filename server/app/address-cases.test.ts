@@ -1,5 +1,5 @@
+import { ADDRESS_CASES } from '@verimark/contract/testing/address-cases';
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_CASES } from '../../lib/shared/testing/address-cases';
 import { useService } from '../testing/api';
 
 const svc = useService();

@@ -1,8 +1,8 @@
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { API_KEY_HEADER } from '@verimark/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { API_KEY_HEADER } from '../../lib/api/contract';
 import type { ServiceConfig } from '../config';
 import { createEngine } from '../engine/engine';
 import type { Engine } from '../engine/types';
@@ -10,12 +10,14 @@ import { Workers } from '../jobs/workers';
 import { DataPaths } from '../paths';
 import { hashApiKey } from '../store/ids';
 import { openStore } from '../store/open';
+import { purgeOlderThan } from '../store/retention';
 import type { Store } from '../store/store';
 import { accountRoute } from './account-route';
 import { authenticate, presentedKey } from './auth';
 import { bulkRoutes } from './bulk-routes';
 import { bulkUploadRoute } from './bulk-upload';
 import type { AppContext } from './context';
+import { deleteFileRoute } from './delete-file-route';
 import { downloadRoute } from './download-route';
 import { installErrorHandlers } from './errors';
 import { ServiceMetrics } from './metrics';
@@ -25,12 +27,13 @@ import { singleRoutes } from './single-routes';
 
 /** How often the service looks for uploads left unfinished by a stopped process. */
 const ORPHAN_SWEEP_MS = 5 * 60_000;
-/** How long a stopping service waits for running verifications before it closes the database. */
-const SHUTDOWN_GRACE_MS = 5_000;
+/** How often the service removes finished work older than RETENTION_DAYS. */
+const RETENTION_SWEEP_MS = 60 * 60_000;
 
 /**
- * HTTP timeouts (README, "Settings"): a whole request, body included, gets 5 minutes (a 25 MB
- * upload at ~0.7 Mbit/s); its headers 30 s; a connection silent for 60 s is closed.
+ * HTTP timeouts (docs/self-hosting.md, "Settings"): a whole request, body included, gets 5
+ * minutes (a 25 MB upload at ~0.7 Mbit/s); its headers 30 s; a connection silent for 60 s is
+ * closed.
  */
 export const HTTP_TIMEOUTS = { requestMs: 300_000, headersMs: 30_000, idleMs: 60_000 } as const;
 
@@ -83,7 +86,7 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
   metrics.instrument(app);
   await app.register(cors, {
     origin: '*',
-    methods: ['GET', 'POST', 'OPTIONS'],
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['content-type', API_KEY_HEADER],
     exposedHeaders: ['retry-after', 'content-disposition'],
     maxAge: 86_400,
@@ -107,6 +110,7 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
   });
   downloadRoute(app, ctx);
   accountRoute(app, ctx);
+  deleteFileRoute(app, ctx);
   opsRoutes(app, { metrics, pingDatabase: () => store.ping() });
 
   // Uploads left `receiving` by a process that died mid-upload: removed at start-up, then now and
@@ -117,16 +121,31 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
     removeOrphanUploads(store.files, orphanAgeMs, app.log).catch((err: unknown) =>
       app.log.error({ err }, 'could not remove unfinished uploads'),
     );
+  // Finished work older than RETENTION_DAYS: removed at start-up, then every hour.
+  const expire = async () => {
+    if (config.retentionDays === 0) return;
+    try {
+      const purged = await purgeOlderThan(store, config.retentionDays);
+      if (purged.files + purged.tasks > 0) app.log.info(purged, 'removed work older than RETENTION_DAYS');
+    } catch (err) {
+      app.log.error({ err }, 'could not remove work older than RETENTION_DAYS');
+    }
+  };
   let sweeper: NodeJS.Timeout | null = null;
+  let expirer: NodeJS.Timeout | null = null;
   app.addHook('onReady', async () => {
     await sweep();
+    await expire();
     sweeper = setInterval(() => void sweep(), ORPHAN_SWEEP_MS);
     sweeper.unref();
+    expirer = setInterval(() => void expire(), RETENTION_SWEEP_MS);
+    expirer.unref();
     workers?.start();
   });
   app.addHook('onClose', async () => {
     if (sweeper) clearInterval(sweeper);
-    await workers?.stop(SHUTDOWN_GRACE_MS);
+    if (expirer) clearInterval(expirer);
+    await workers?.stop(config.shutdownGraceMs);
     await store.close();
   });
   return app;

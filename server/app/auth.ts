@@ -1,5 +1,5 @@
+import { API_KEY_HEADER, ERRORS } from '@verimark/contract';
 import type { FastifyRequest } from 'fastify';
-import { API_KEY_HEADER, ERRORS } from '../../lib/api/contract';
 import { isExpired, type KeyRecord, type KeyStore } from '../store/store';
 import { HttpError } from './errors';
 

@@ -1,6 +1,6 @@
+import { ERRORS, MAX_ROW_BYTES, PATHS, RESULT_COLUMNS } from '@verimark/contract';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { ERRORS, MAX_ROW_BYTES, PATHS, RESULT_COLUMNS } from '../../lib/api/contract';
 import { useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 

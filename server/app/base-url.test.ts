@@ -1,7 +1,7 @@
 /** Signed download URLs are built from the configuration, never from a (forgeable) Host header. */
 import { request } from 'node:http';
+import { API_KEY_HEADER, PATHS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_HEADER, PATHS } from '../../lib/api/contract';
 import { useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 

@@ -1,5 +1,5 @@
+import { DESCRIPTIONS, ERRORS, PATHS } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
-import { DESCRIPTIONS, ERRORS, PATHS } from '../../lib/api/contract';
 import { serviceUrl } from '../config';
 import { signDownloadUrl } from '../signing';
 import { toFileRecord } from '../store/store';

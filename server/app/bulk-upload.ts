@@ -1,5 +1,5 @@
+import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '@verimark/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
 import { type ScanProblem, scanOf } from '../csv/scan';
 import { scanThreadReady, ThreadScan } from '../csv/scan-thread';
 import { resultHeaderOf } from '../jobs/split-upload';

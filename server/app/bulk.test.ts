@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ERRORS, PATHS, RESULT_COLUMNS } from '@verimark/contract';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, PATHS, RESULT_COLUMNS } from '../../lib/api/contract';
 import { signDownloadUrl } from '../signing';
 import { type Api, useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';

@@ -1,7 +1,7 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { ERRORS } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
-import { ERRORS } from '../../lib/api/contract';
 import { verifyDownload } from '../signing';
 import type { AppContext } from './context';
 import { HttpError } from './errors';

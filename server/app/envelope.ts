@@ -1,4 +1,4 @@
-import type { Envelope } from '../../lib/api/contract';
+import type { Envelope } from '@verimark/contract';
 
 /** The envelope of every 200 response (spec §2.1). */
 export function ok<T>(description: string, data: T): Envelope<T> {

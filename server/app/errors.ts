@@ -1,5 +1,5 @@
+import { ERRORS } from '@verimark/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ERRORS } from '../../lib/api/contract';
 
 /** An error answered as `{error, message}` with `error` = the HTTP status (docs/design.md §3). */
 export class HttpError extends Error {

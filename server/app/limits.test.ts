@@ -1,5 +1,5 @@
+import { ERRORS, PATHS } from '@verimark/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, PATHS } from '../../lib/api/contract';
 import { Api, apiWithNewKey } from '../testing/api';
 import { type FakeNet, startFakeNet } from '../testing/fake-net';
 import { type RunningService, startService } from '../testing/service';

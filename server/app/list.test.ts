@@ -1,5 +1,5 @@
+import { ERRORS, PATHS } from '@verimark/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, PATHS } from '../../lib/api/contract';
 import { type Api, apiWithNewKey } from '../testing/api';
 import { type RunningService, startService } from '../testing/service';
 

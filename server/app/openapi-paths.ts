@@ -1,6 +1,7 @@
 /** The paths of the OpenAPI document (./openapi.ts): every endpoint, its inputs and answers. */
+
+import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '@verimark/contract';
 import type * as v from 'valibot';
-import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '../../lib/api/contract';
 import { integerFromDigits, type Json, jsonSchema } from './json-schema';
 import { FileBody, ListQuery, SingleBody, TaskBody, UploadFields } from './validation';
 
@@ -161,6 +162,17 @@ export function openApiPaths(): Json {
       get: operation({
         summary: "The key's balance (our service only; never 402, so an expired key sees itself)",
         responses: { ...ok(DESCRIPTIONS.account, 'Account'), ...errors(401, 429) },
+      }),
+    },
+    [PATHS.bulkFile]: {
+      delete: operation({
+        summary:
+          "Delete one of the key's files with its uploaded rows and results at once (our service only; an unfinished file refunds its rows not verified yet)",
+        parameters: [{ name: 'file_id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: {
+          ...ok(DESCRIPTIONS.fileDeleted, 'FileDeleted'),
+          ...errors(401, [404, ERRORS.fileNotFound], 429),
+        },
       }),
     },
     [OPS_PATHS.health]: {

@@ -1,11 +1,12 @@
 /**
  * Valibot schemas of what the service answers, for the OpenAPI document only (server/app/openapi.ts).
  * Request schemas come from ./validation.ts (what the routes validate with) and the envelopes
- * the extension reads from lib/api/contract.ts; these describe our service's own payloads more
+ * the extension reads from contract/src/contract.ts; these describe our service's own payloads more
  * precisely than the client needs to (docs/design.md §3).
  */
+
+import { CHECK_NAMES, envelope, FILE_STATES, MODES, REASONS, VERDICTS } from '@verimark/contract';
 import * as v from 'valibot';
-import { CHECK_NAMES, envelope, FILE_STATES, MODES, REASONS, VERDICTS } from '../../lib/api/contract';
 
 const nullableBoolean = v.nullable(v.boolean());
 const timestamp = v.pipe(v.string(), v.isoTimestamp());
@@ -70,5 +71,7 @@ export const AccountResultSchema = envelope(
     label: v.string(),
   }),
 );
+
+export const FileDeletedSchema = envelope(v.object({ file_id: v.string() }));
 
 export const HealthSchema = v.object({ status: v.literal('ok') });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { PATHS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { PATHS } from '../../lib/api/contract';
 import { OPENAPI_FILE, openApiText } from '../write-openapi';
 import { buildOpenApi } from './openapi';
 
@@ -25,6 +25,8 @@ describe('docs/openapi.json', () => {
     );
     expect(doc.paths['/healthz']?.get?.security).toEqual([]);
     expect(doc.paths[PATHS.account]?.get?.security).toBeUndefined();
+    expect(doc.paths[PATHS.bulkFile]?.delete).toBeDefined();
+    expect(doc.paths[PATHS.bulkFile]?.delete?.security).toBeUndefined();
   });
 
   it('carries the validation rules of the routes (bounds, enums, required fields)', () => {

@@ -1,16 +1,17 @@
 /**
  * The service's OpenAPI 3.1 document (docs/design.md §3 "Beyond the contract"), generated from
  * the valibot schemas the routes validate with (./validation.ts) and the response schemas
- * (lib/api/contract.ts, ./openapi-schemas.ts) by @valibot/to-json-schema. Served at
+ * (contract/src/contract.ts, ./openapi-schemas.ts) by @valibot/to-json-schema. Served at
  * GET /openapi.json and committed as docs/openapi.json by `npm run openapi`; a test keeps the two equal.
  */
-import { API_KEY_HEADER, QueuedBulkSchema, QueuedSingleSchema } from '../../lib/api/contract';
+import { API_KEY_HEADER, QueuedBulkSchema, QueuedSingleSchema } from '@verimark/contract';
 import { type Json, jsonSchema } from './json-schema';
 import { openApiPaths } from './openapi-paths';
 import {
   AccountResultSchema,
   CompletedResultSchema,
   ErrorSchema,
+  FileDeletedSchema,
   FileListResultSchema,
   FileStatusSchema,
   HealthSchema,
@@ -40,6 +41,7 @@ export function buildOpenApi(): Json {
         FileStatus: jsonSchema(FileStatusSchema),
         FileList: jsonSchema(FileListResultSchema),
         Account: jsonSchema(AccountResultSchema),
+        FileDeleted: jsonSchema(FileDeletedSchema),
         Health: jsonSchema(HealthSchema),
       },
     },

@@ -3,8 +3,8 @@
  * (server/main.ts as a child process, real DNS and SMTP servers on loopback).
  */
 import { readFileSync } from 'node:fs';
+import { API_KEY_HEADER, type Envelope, PATHS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { API_KEY_HEADER, type Envelope, PATHS } from '../../lib/api/contract';
 import { Api, useService, waitFor } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 import { OPENAPI_FILE } from '../write-openapi';

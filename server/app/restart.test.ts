@@ -1,6 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Envelope, PATHS, type SingleResult } from '@verimark/contract';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Envelope, PATHS, type SingleResult } from '../../lib/api/contract';
 import { Api, apiWithNewKey, balanceOf, waitFor } from '../testing/api';
 import { FAKE_DOMAINS as D, type FakeNet, startFakeNet } from '../testing/fake-net';
 import { type RunningService, startService, strayDataFiles } from '../testing/service';
@@ -139,4 +142,59 @@ describe('a service killed in the middle of a file', () => {
     expect(result).toMatchObject({ status: 'deliverable', credits_used: 1, credits_refunded: 0 });
     expect(await balanceOf(second, api)).toBe(99);
   });
+});
+
+describe('a service stopped gracefully in the middle of a batch', () => {
+  it('gives the batch back without counting an attempt: five restarts over one batch still complete the file', async () => {
+    // RCPT at the slow domain takes 1 s, 8 at a time per host: the file's one batch of 100 rows
+    // takes over 12 s, longer than any stop's grace (5 s before SHUTDOWN_GRACE_MS), so every
+    // SIGTERM below, sent as soon as the new process probes, catches it in flight and the
+    // stopping service gives it back.
+    const slowNet = await startFakeNet({ slowMs: 1000 });
+    const dataDir = await mkdtemp(join(tmpdir(), 'verimark-graceful-'));
+    const env = { ...SLACK, SHUTDOWN_GRACE_MS: '100' };
+    /** RCPT commands for the slow domain so far: they keep coming while a process verifies the batch. */
+    const rcpts = () =>
+      slowNet.allCommands().filter((c) => /^RCPT TO:/i.test(c) && c.toLowerCase().includes(`@${D.slow}>`))
+        .length;
+    const mine: RunningService[] = [];
+    try {
+      let service = await startService({ fakeNet: slowNet, dataDir, env });
+      mine.push(service);
+      const key = await apiWithNewKey(service, 1000);
+      const lines = ['Id,Email'];
+      for (let i = 0; i < 100; i++) lines.push(`${i},slow${i}@${D.slow}`);
+      const upload = await key.upload(lines.join('\n'), { mode: 'non_catch_all' });
+      expect(upload.status).toBe(200);
+      const id = upload.body.data.file_id;
+
+      for (let restart = 1; restart <= 5; restart++) {
+        // The batch is being verified by this process: its probes have reached the mail server.
+        const before = rcpts();
+        await waitFor(() => (rcpts() > before ? true : null), 30_000, 20, `probes of run ${restart}`);
+        await service.stop();
+        expect(service.exitCode()).toBe(0);
+        expect(service.output()).not.toMatch(/failed too often/);
+        service = await startService({ fakeNet: slowNet, dataDir, env });
+        mine.push(service);
+      }
+
+      const api = new Api(service.baseUrl, key.apiKey);
+      const status = await api.waitForFile(id, 90_000);
+      expect(status.status).toBe('completed');
+      expect(await api.fileRecord(id)).toMatchObject({
+        state: 'completed',
+        options: { credit_usage: 100, credit_refund: 0 },
+        meta_data: { deliverable: 100, undeliverable: 0, unknown: 0, risky: 0 },
+      });
+      const rows = Papa.parse<string[]>(await (await fetch(status.download_url)).text(), {
+        skipEmptyLines: true,
+      }).data;
+      expect(rows.slice(1).map((r) => Number(r[0]))).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    } finally {
+      for (const s of mine) await s.stop();
+      await slowNet.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

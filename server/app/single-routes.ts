@@ -1,5 +1,5 @@
+import { DESCRIPTIONS, ERRORS, PATHS, type SingleResult } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
-import { DESCRIPTIONS, ERRORS, PATHS, type SingleResult } from '../../lib/api/contract';
 import { account } from './auth';
 import type { AppContext } from './context';
 import { ok } from './envelope';

@@ -1,5 +1,5 @@
+import { type Envelope, ERRORS, PATHS, type SingleResult } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { type Envelope, ERRORS, PATHS, type SingleResult } from '../../lib/api/contract';
 import { useService, waitFor } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 import { TEST_STORES } from '../testing/postgres-suite';

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { ERRORS, MAX_UPLOAD_BYTES } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { ERRORS, MAX_UPLOAD_BYTES } from '../../lib/api/contract';
 import { useService } from '../testing/api';
 import { FAKE_DOMAINS as D } from '../testing/fake-net';
 import { strayDataFiles } from '../testing/service';
@@ -42,11 +42,10 @@ describe('the 25MB upload limit', () => {
     // buffers; the least of five is what the refusal itself keeps. The file is parsed as it
     // arrives (its rows go to the database in blocks as they are read, under a file deleted at the
     // refusal), and its 512 KiB cells are garbage V8 collects when it likes (its next major
-    // collection comes after tens of MB of garbage): the least of five measured 1.0 to 16.4 MB
-    // for 25 MB and 8.8 to 14.1 MB for 75 MB (whose 50 MB past the limit are read and dropped
-    // too); with the blocks stored as the upload arrives, −0.2 and −0.1 MB in one run, 11.2 and
-    // 6.6 MB, 8.3 and 9.9 MB in others. A service that buffered the body would hold its size on
-    // top of the same garbage on every one of them, 25 MB and 75 MB: the bounds sit below those.
+    // collection comes after tens of MB of garbage), so the least of five still varies from run
+    // to run, for 25 MB and for 75 MB alike (whose 50 MB past the limit are read and dropped too).
+    // A service that buffered the body would hold its size on top of the same garbage on every
+    // one of them, 25 MB and 75 MB: the bounds sit below those.
     const boundMb = (size: number) => (size > 2 * MAX_UPLOAD_BYTES ? 36 : 24);
     for (const size of sizes) {
       const growths: number[] = [];

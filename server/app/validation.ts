@@ -1,5 +1,5 @@
+import { DEFAULT_MODE, ERRORS, MAX_PAGE_SIZE, MODES } from '@verimark/contract';
 import * as v from 'valibot';
-import { DEFAULT_MODE, ERRORS, MAX_PAGE_SIZE, MODES } from '../../lib/api/contract';
 import { isValidColumnName } from '../csv/email-column';
 import { HttpError } from './errors';
 
@@ -7,7 +7,7 @@ const mode = v.optional(v.picklist(MODES), DEFAULT_MODE);
 const id = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200));
 
 export const SingleBody = v.object({
-  // Not trimmed here: the address rules (lib/shared/address.ts) trim, and refuse a line break
+  // Not trimmed here: the address rules (contract/src/address.ts) trim, and refuse a line break
   // anywhere, the same way in the extension and the service.
   email: v.pipe(
     v.string(),

@@ -1,4 +1,5 @@
-import { DEFAULT_EMAIL_COLUMN } from '../../lib/api/contract';
+import { DEFAULT_EMAIL_COLUMN } from '@verimark/contract';
+import { isBlank } from './rows';
 
 /**
  * Finds the email column in a header row (docs/design.md §3): the requested name (default `Email`)
@@ -19,9 +20,15 @@ export function isValidColumnName(name: string): boolean {
   return !name.includes('@');
 }
 
-/** The trimmed email cell of a data row, or '' when the row has none. Credits count non-empty cells. */
+/**
+ * The email cell of a data row exactly as it was uploaded, or '' when it is blank (credits count
+ * the cells that are not). Not trimmed here: the engine judges the cell as `/verify/single`
+ * judges the same text (lib/shared/address.ts trims spaces, and a CR, LF or NUL anywhere is
+ * invalid_syntax).
+ */
 export function emailCell(row: readonly string[], index: number): string {
-  return (row[index] ?? '').trim();
+  const cell = row[index] ?? '';
+  return isBlank(cell) ? '' : cell;
 }
 
 function clean(name: string): string {

@@ -1,4 +1,4 @@
-import { RESULT_COLUMNS } from '../../lib/api/contract';
+import { RESULT_COLUMNS } from '@verimark/contract';
 import type { VerificationResult } from '../engine/types';
 
 function bool(value: boolean | null): string {

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_ROW_BYTES } from '@verimark/contract';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_ROW_BYTES } from '../../lib/api/contract';
 import { detectDialect, fitRow, isBlank, RowTooLongError, readRows, toCsvLines } from './rows';
 import { scanUpload } from './scan';
 

@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
+import { MAX_ROW_BYTES } from '@verimark/contract';
 import Papa from 'papaparse';
-import { MAX_ROW_BYTES } from '../../lib/api/contract';
 import { TimeSlice } from './time-slice';
 
 /**
@@ -124,7 +124,7 @@ export async function* rowBatchesOf(
   // An unfinished record (a quoted cell of many lines) is parsed again only once the pending
   // text has doubled, so it costs linear time rather than a parse of it per chunk. Small chunks
   // (an upload arrives in pieces of a few KB) are gathered to READ_CHUNK_BYTES first: a parse
-  // has a fixed cost, and 16 KiB pieces parsed one by one took three times as long.
+  // has a fixed cost, and 16 KiB pieces parsed one by one took far longer (docs/benchmarks.md).
   let parseAt = READ_CHUNK_BYTES;
   let first = true;
   const parse = (last: boolean): string[][] => {

@@ -33,7 +33,7 @@ class Session {
 
   /**
    * The chunks as they come. What the scanner has taken is acknowledged (the sender's window)
-   * every ACK_BYTES rather than per chunk or whenever it waits: a message costs (~0.05 ms), and
+   * every ACK_BYTES rather than per chunk or whenever it waits: a message has a cost, and
    * the sender only waits with more than its window unacknowledged, of which at most ACK_BYTES
    * are taken and the rest still queued here, so it always hears back.
    */

@@ -38,21 +38,28 @@ interface Listener {
 }
 
 /**
- * The thread's entry: the scanner, through tsx's loader (the service runs its TypeScript through
- * tsx, also under tests). Node 20 does not pass `--import` on to a worker, so unless the thread
- * already loads TypeScript it registers tsx itself; registering twice would transform twice.
+ * The thread's entry: the scanner. Built (`npm run build -w server`), it is the JavaScript file
+ * beside the entry that starts it. From source, it goes through tsx's loader (the tests and
+ * `npm run openapi` run the TypeScript through tsx): Node 20 does not pass `--import` on to a
+ * worker, so unless the thread already loads TypeScript it registers tsx itself; registering twice
+ * would transform twice.
  */
-const TSX_API = import.meta.resolve('tsx/esm/api');
-const WORKER_URL = new URL('./scan-thread-worker.ts', import.meta.url).href;
-const ENTRY = `import(${JSON.stringify(WORKER_URL)})
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(
+  FROM_SOURCE ? './scan-thread-worker.ts' : './scan-thread-worker.js',
+  import.meta.url,
+).href;
+const ENTRY = FROM_SOURCE
+  ? `import(${JSON.stringify(WORKER_URL)})
   .catch((err) => {
     if (err?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
-    return import(${JSON.stringify(TSX_API)}).then((tsx) => {
+    return import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => {
       tsx.register();
       return import(${JSON.stringify(`${WORKER_URL}?tsx`)});
     });
   })
-  .catch((err) => { setImmediate(() => { throw err; }); });`;
+  .catch((err) => { setImmediate(() => { throw err; }); });`
+  : `import(${JSON.stringify(WORKER_URL)}).catch((err) => { setImmediate(() => { throw err; }); });`;
 
 let thread: Worker | null = null;
 /** Settles once the running thread has loaded the scanner (or failed to). */

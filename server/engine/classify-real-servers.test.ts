@@ -3,8 +3,9 @@
  * public bounce collections), read the way the SMTP client parses them, and the verdict each
  * gets (docs/design.md §3, "Classification, as real mail servers answer").
  */
+
+import type { Reason, Verdict } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import type { Reason, Verdict } from '../../lib/api/contract';
 import { useScriptedSmtp } from '../testing/scripted-smtp';
 import { transientVerdict, verdictForRcpt } from './classify';
 import { createResolver } from './dns-route';

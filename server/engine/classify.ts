@@ -2,7 +2,7 @@
  * SMTP replies to verdicts (docs/design.md §3, "Classification" and "Classification, as real
  * mail servers answer"). Pure functions, unit-tested with the reply texts real servers send.
  */
-import type { Reason, Verdict } from '../../lib/api/contract';
+import type { Reason, Verdict } from '@verimark/contract';
 import type { Provider } from './provider';
 import type { SmtpReply } from './smtp-session';
 

@@ -2,8 +2,9 @@
  * Every verdict and reason of docs/design.md §3, produced by the real engine against a real DNS
  * server and a real SMTP server on loopback (server/testing/fake-net.ts).
  */
+
+import { REASONS, VERDICTS } from '@verimark/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REASONS, VERDICTS } from '../../lib/api/contract';
 import { FAKE_DOMAINS as D, engineConfigForFakeNet, type FakeNet, startFakeNet } from '../testing/fake-net';
 import { startFakeDns } from '../testing/fake-net-dns';
 import { createEngine } from './engine';

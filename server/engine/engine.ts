@@ -3,7 +3,7 @@
  * Implements Engine of ./types.ts; see docs/design.md §3 for the classification.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Checks, type Mode, untestedChecks } from '../../lib/api/contract';
+import { type Checks, type Mode, untestedChecks } from '@verimark/contract';
 import { transientVerdict, verdictForRcpt } from './classify';
 import { cachedDnsHealth, DEFAULT_DNS_CANARIES } from './dns-health';
 import { createResolver, type Route, resolveRoute } from './dns-route';

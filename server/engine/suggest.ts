@@ -12,8 +12,8 @@ const KNOWN = new Set<string>([...spellChecker.POPULAR_DOMAINS, ...COMMON_PROVID
 const DOMAINS = [...KNOWN];
 
 /**
- * The spell checker compares the domain with every known one (about 0.1 ms), and every row of a
- * bulk file asks again: answers are kept per domain, which alone decides them.
+ * The spell checker compares the domain with every known one, and every row of a bulk file asks
+ * again: answers are kept per domain, which alone decides them.
  */
 const corrections = new Map<string, string | null>();
 const MAX_CORRECTIONS = 10_000;

@@ -1,9 +1,9 @@
 /**
- * The engine's syntax step: the shared address rules of lib/shared/address.ts, so the service
+ * The engine's syntax step: the shared address rules of contract/src/address.ts, so the service
  * and the extension decide every address alike. `email` is the normalized address the engine
  * probes and reports (the trimmed input when invalid).
  */
-import { type ParsedAddress, parseAddress } from '../../lib/shared/address';
+import { type ParsedAddress, parseAddress } from '@verimark/contract/address';
 
 type SyntaxResult = ParsedAddress;
 

@@ -3,7 +3,7 @@
  * Implementation: server/engine/*.ts. Everything here is real: DNS through Node's resolver,
  * SMTP over TCP (EHLO, MAIL FROM, RCPT TO, RSET, QUIT; never DATA).
  */
-import type { Checks, Mode, Reason, Verdict } from '../../lib/api/contract';
+import type { Checks, Mode, Reason, Verdict } from '@verimark/contract';
 import type { HostSlots } from './limits';
 
 export interface EngineConfig {

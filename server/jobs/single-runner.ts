@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { untestedChecks } from '@verimark/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { untestedChecks } from '../../lib/api/contract';
 import type { Engine, VerificationResult } from '../engine/types';
 import type { TaskRow, TaskStore } from '../store/store';
 import { Poller } from './poller';

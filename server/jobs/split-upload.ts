@@ -1,6 +1,6 @@
-import { RESULT_COLUMNS } from '../../lib/api/contract';
+import { RESULT_COLUMNS } from '@verimark/contract';
+import { csvLine } from '@verimark/contract/csv-cell';
 import type { NewBatch } from '../store/store';
-import { csvLine } from './verify-batch';
 
 /**
  * A batch is closed early once its cells reach about this many characters (of JSON), so wide rows (cells of

@@ -1,5 +1,5 @@
+import { csvLine } from '@verimark/contract/csv-cell';
 import { emailCell } from '../csv/email-column';
-import { neutraliseCell } from '../csv/formula';
 import { resultCells } from '../csv/result-cells';
 import { fitRow } from '../csv/rows';
 import { TimeSlice } from '../csv/time-slice';
@@ -49,22 +49,4 @@ export async function verifyBatch(
     await slice.pause();
   }
   return { output, counts };
-}
-
-/** What makes papaparse quote a cell: the delimiter, a quote, a line break, a BOM, edge spaces. */
-const NEEDS_QUOTES = /[",\r\n\uFEFF]|^ | $/;
-
-/**
- * One CSV line, every cell neutralised against formula injection (docs/design.md §3), written
- * as `toCsvLines` (papaparse) writes it — quoted where needed, CRLF — at a fraction of the cost
- * per cell (a 1,000-column row is 100,000 cells a batch).
- */
-export function csvLine(cells: string[]): string {
-  let line = '';
-  for (let i = 0; i < cells.length; i++) {
-    const cell = neutraliseCell(cells[i] ?? '');
-    if (i > 0) line += ',';
-    line += NEEDS_QUOTES.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
-  }
-  return `${line}\r\n`;
 }

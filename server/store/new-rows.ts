@@ -1,5 +1,5 @@
 /** Rows as both stores (SQLite, Postgres) insert them: built once here, written in each dialect. */
-import type { Mode } from '../../lib/api/contract';
+import type { Mode } from '@verimark/contract';
 import { newApiKey, newId } from './ids';
 import { type CreateKeyOptions, type KeyRecord, type NewFile, nowIso, type TaskRow } from './store';
 

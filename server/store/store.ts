@@ -4,7 +4,7 @@
  * (server/store/postgres, `DATABASE_URL=postgres://…`), chosen by server/store/open.ts.
  * Every method is async so the route and worker code is the same for both.
  */
-import type { Mode, ServerFileRecord, Verdict } from '../../lib/api/contract';
+import type { Mode, ServerFileRecord, Verdict } from '@verimark/contract';
 import type { QueueDepth } from '../app/metrics';
 import type { HostSlots } from '../engine/limits';
 import type { VerificationResult } from '../engine/types';
@@ -65,6 +65,8 @@ export interface TaskStore {
   renew(ids: string[], owner: string, leaseMs: number): Promise<void>;
   /** Gives up the lease on a task not completed (a stopping worker). */
   release(id: string, owner: string): Promise<void>;
+  /** Deletes the completed tasks last updated before `before` (ISO); how many (RETENTION_DAYS). */
+  purge(before: string): Promise<number>;
 }
 
 export interface FileRow {
@@ -166,8 +168,23 @@ export interface FileStore {
   get(keyId: string, id: string): Promise<FileRow | null>;
   /** Newest first; `search` is a literal, case-insensitive substring of the file name. */
   list(keyId: string, page: number, pageSize: number, search: string): Promise<FilePage>;
-  /** Fails the file, drops its remaining batches and refunds every credit not yet refunded, once. */
+  /**
+   * Fails the file, drops its batches not yet verified (their uploaded rows) and refunds every
+   * credit not yet refunded, once. Results already committed are kept.
+   */
   fail(id: string, error: string): Promise<void>;
+  /**
+   * Deletes a file (not one still `receiving`) with its rows and results at once; `keyId`: only
+   * if it is that key's (null: any key's, for the admin). A file deleted before it finished
+   * refunds what completing it would have: its rows not verified yet and its unknowns. False
+   * when there is no such file.
+   */
+  delete(id: string, keyId: string | null): Promise<boolean>;
+  /**
+   * Deletes the completed and failed files last updated before `before` (ISO) with their rows
+   * and results; how many (RETENTION_DAYS).
+   */
+  purge(before: string): Promise<number>;
   /** The result CSV of a completed file, a batch at a time, in row order (header first). */
   resultChunks(id: string): AsyncIterable<string>;
 }
@@ -207,7 +224,10 @@ export interface BatchQueue {
    * batch. False when the lease was lost: then nothing is written, so no row counts twice.
    */
   commit(done: BatchDone): Promise<boolean>;
-  /** Gives a batch back at once (a stopping worker), for another worker to take. */
+  /**
+   * Gives a batch back at once (a stopping worker), for another worker to take. The claim it
+   * gives back does not count as an attempt: graceful restarts never fail a file.
+   */
   release(fileId: string, firstRow: number, owner: string): Promise<void>;
 }
 
@@ -226,13 +246,30 @@ export interface Store {
   queueDepth(): Promise<QueueDepth>;
   /** Throws when the database does not answer (for /healthz). */
   ping(): Promise<void>;
+  /**
+   * An online backup of the whole database to a new file at `path` (SQLite: its backup API,
+   * while the service runs). Postgres throws BackupUnsupportedError: back it up with pg_dump.
+   */
+  backup(path: string): Promise<void>;
   /** SIGNING_SECRET, else one generated once and shared by every process of this store. */
   signingSecret(configured: string | null): Promise<string>;
   close(): Promise<void>;
 }
 
+/** A store that has no backup command of its own (Postgres: pg_dump does it). */
+export class BackupUnsupportedError extends Error {}
+
 export function isExpired(record: KeyRecord, now = Date.now()): boolean {
   return record.expires_at !== null && Date.parse(record.expires_at) <= now;
+}
+
+/**
+ * What a file deleted before it finished gives back: the credits of its rows not verified yet
+ * and of its unknowns (refunded at completion otherwise). Nothing for a finished file.
+ */
+export function deleteRefund(row: Pick<FileRow, 'state' | 'credit_usage' | 'rows_done' | 'unknown'>): number {
+  if (row.state !== 'pending' && row.state !== 'processing') return 0;
+  return Math.max(0, row.credit_usage - row.rows_done + row.unknown);
 }
 
 export function nowIso(): string {

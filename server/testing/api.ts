@@ -1,14 +1,15 @@
 /**
  * A small HTTP client for the service's tests: real fetch over loopback, no mocks.
  */
-import { afterAll, beforeAll } from 'vitest';
+
 import {
   API_KEY_HEADER,
   type Envelope,
   PATHS,
   type ServerFileRecord,
   type SingleResult,
-} from '../../lib/api/contract';
+} from '@verimark/contract';
+import { afterAll, beforeAll } from 'vitest';
 import { type TestStore, usePostgres } from './postgres-suite';
 import { type RunningService, type StartServiceOptions, startService } from './service';
 

@@ -3,7 +3,7 @@
  * sends GET /verify/bulk/files one after another (plus a short pause) until stopped, and keeps
  * each round trip's time. A service whose event loop is held answers late.
  */
-import { PATHS } from '../../lib/api/contract';
+import { PATHS } from '@verimark/contract';
 import type { Api } from './api';
 
 export interface LatencyProbe {

@@ -1,13 +1,15 @@
 /**
  * Runs the REAL service (`server/main.ts`) as a child process for integration and end-to-end
  * tests: 127.0.0.1, a random port, a temporary DATA_DIR, DNS and SMTP pointed at the fake
- * network, and a fresh API key with plenty of credits.
+ * network, and a fresh API key with plenty of credits. From source through tsx by default; from
+ * an installed build (`main.js`, `worker.js`, `admin.js` of `npm run build -w server`) when
+ * `serviceDir` or the environment's VERIMARK_SERVICE_DIR names its folder.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type FakeNet, fakeNetEnv, startFakeNet } from './fake-net';
 
@@ -31,6 +33,8 @@ export interface StartServiceOptions {
   databaseUrl?: string;
   /** The process's working directory (default the repository). */
   cwd?: string;
+  /** A built, installed service to run instead of the TypeScript sources (default VERIMARK_SERVICE_DIR). */
+  serviceDir?: string;
 }
 
 export interface RunningService {
@@ -52,15 +56,20 @@ export interface RunningService {
   admin(args: string[]): Promise<string>;
 }
 
+/** Runs one of the service's programs (`server/main.ts`, …) from source, or its build from `serviceDir`. */
 function tsxNode(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   nodeArgs: string[] = [],
   cwd = ROOT,
+  serviceDir = process.env.VERIMARK_SERVICE_DIR,
 ): ChildProcess {
   // tsx by absolute path: the process may run in another working directory.
-  return spawn(process.execPath, [...nodeArgs, '--import', TSX, join(ROOT, script), ...args], {
+  const program = serviceDir
+    ? [join(resolve(serviceDir), basename(script).replace(/\.ts$/, '.js'))]
+    : ['--import', TSX, join(ROOT, script)];
+  return spawn(process.execPath, [...nodeArgs, ...program, ...args], {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -108,7 +117,7 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
     ...(opts.databaseUrl ? { DATABASE_URL: opts.databaseUrl } : {}),
     ...opts.env,
   };
-  const child = tsxNode('server/main.ts', [], env, opts.nodeArgs, opts.cwd);
+  const child = tsxNode('server/main.ts', [], env, opts.nodeArgs, opts.cwd, opts.serviceDir);
   let output = '';
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-200_000);
@@ -130,7 +139,7 @@ export async function startService(opts: StartServiceOptions = {}): Promise<Runn
     throw err;
   }
 
-  const admin = (args: string[]) => runAdmin(args, { ...env });
+  const admin = (args: string[]) => runAdmin(args, { ...env }, opts.serviceDir);
   const service: RunningService = {
     baseUrl,
     apiKey: '',
@@ -171,8 +180,8 @@ function waitForLine(child: ChildProcess, output: () => string, line: RegExp): P
   });
 }
 
-function runAdmin(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const child = tsxNode('server/admin.ts', args, env);
+function runAdmin(args: string[], env: NodeJS.ProcessEnv, serviceDir?: string): Promise<string> {
+  const child = tsxNode('server/admin.ts', args, env, [], ROOT, serviceDir);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (c: Buffer) => {

@@ -5,10 +5,11 @@
  * it answers 404, the verdict card with string flags, the options' "Forget API key" and "Clear
  * cached verdicts", and the keyboard commands the browser registered.
  */
+
+import { PATHS } from '@verimark/contract';
 import Papa from 'papaparse';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PATHS } from '../../lib/api/contract';
 import { startScriptedServer } from '../../lib/api/testing/scripted-server';
 import { BIG_ROWS, bigResults, serviceScript } from './testing/big-results';
 import { statusText } from './testing/configure';

@@ -6,9 +6,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { RESULT_COLUMNS } from '@verimark/contract';
 import Papa from 'papaparse';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RESULT_COLUMNS } from '../../lib/api/contract';
 import { type FakeNet, startFakeNet } from '../../server/testing/fake-net';
 import { type RunningService, startService } from '../../server/testing/service';
 import { click, waitForText } from './testing/dom';

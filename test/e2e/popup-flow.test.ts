@@ -4,10 +4,10 @@
  * the file list (pages, search, files uploaded elsewhere), and the downloaded results CSV.
  */
 import path from 'node:path';
+import { RESULT_COLUMNS } from '@verimark/contract';
 import Papa from 'papaparse';
 import type { Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RESULT_COLUMNS } from '../../lib/api/contract';
 import { choose, click, control, fill, waitForText } from './testing/dom';
 import { listDownloads, waitForNextDownload } from './testing/downloads';
 import { useExtension } from './testing/extension-suite';

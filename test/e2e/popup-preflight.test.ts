@@ -6,9 +6,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { MAX_UPLOAD_BYTES } from '@verimark/contract';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../../lib/api/contract';
 import { control } from './testing/dom';
 import { useExtension } from './testing/extension-suite';
 import {

@@ -2,9 +2,10 @@
  * The extension's API client against the REAL service (server/main.ts as a child process, with
  * a real DNS and SMTP server on loopback).
  */
+
+import { ERRORS } from '@verimark/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../lib/api/client';
-import { ERRORS } from '../../lib/api/contract';
 import type { ApiError } from '../../lib/api/errors';
 import { apiError } from '../../lib/api/testing/api-error';
 import { readVerdict } from '../../lib/api/verdict';

@@ -2,7 +2,7 @@
  * A file's breakdown: a stacked bar and its legend — a swatch, the count and the percentage of
  * each verdict — so the bar is never the only place the numbers are.
  */
-import type { FileRecord } from '@/lib/api/contract';
+import type { FileRecord } from '@verimark/contract';
 import { t } from '@/lib/shared/i18n';
 import { formatNumber } from '../format';
 

@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
+
+import type { FileRecord } from '@verimark/contract';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { until } from '@/components/testing/wait';
-import type { FileRecord } from '@/lib/api/contract';
 
 const sent: { type: string; data: unknown }[] = [];
 vi.mock('@/lib/shared/messages', async (original) => ({

@@ -1,6 +1,7 @@
 /** One bulk file: name, state, date, credits, the breakdown, downloads and a preview once completed. */
+
+import { FILE_STATES, type FileRecord, type FileState } from '@verimark/contract';
 import { useState } from 'preact/hooks';
-import { FILE_STATES, type FileRecord, type FileState } from '@/lib/api/contract';
 import { t } from '@/lib/shared/i18n';
 import { formatDate, formatNumber } from '../format';
 import { CountsBar } from './counts-bar';

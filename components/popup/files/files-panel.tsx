@@ -2,8 +2,9 @@
  * Every bulk file under the key (from this browser or elsewhere), searchable, a page at a time.
  * A list that cannot be loaded says why, with "Retry", instead of "Loading…" for ever.
  */
+
+import type { FileList } from '@verimark/contract';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { FileList } from '@/lib/api/contract';
 import type { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';

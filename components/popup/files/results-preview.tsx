@@ -1,6 +1,7 @@
 /** The first rows of a completed file's results, each address with its verdict as a chip. */
+
+import { VERDICTS, type Verdict } from '@verimark/contract';
 import { useEffect, useState } from 'preact/hooks';
-import { VERDICTS, type Verdict } from '@/lib/api/contract';
 import { t } from '@/lib/shared/i18n';
 import { type ResultPreview, sendMessage } from '@/lib/shared/messages';
 import { useApi } from '../api-status';

@@ -3,8 +3,9 @@
  * the breakdown, "Download", "More download options" and a link to it in Files. Failed: why, in
  * words that wrap, "Retry" (choose the file again) and "Dismiss".
  */
+
+import type { FileRecord } from '@verimark/contract';
 import { useEffect, useState } from 'preact/hooks';
-import type { FileRecord } from '@/lib/api/contract';
 import { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/shared/i18n';
 import { type BulkJobView, sendMessage } from '@/lib/shared/messages';

@@ -1,6 +1,7 @@
 /** "Email column", "Mode", file name, the credits the upload will take, and "Upload". */
+
+import { MODES, type Mode } from '@verimark/contract';
 import { useEffect, useState } from 'preact/hooks';
-import { MODES, type Mode } from '@/lib/api/contract';
 import type { PreflightSummary } from '@/lib/csv/preflight';
 import { t } from '@/lib/shared/i18n';
 import type { AccountView } from '@/lib/shared/messages';

@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
+
+import { MAX_UPLOAD_BYTES } from '@verimark/contract';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flush, until } from '@/components/testing/wait';
-import { MAX_UPLOAD_BYTES } from '@/lib/api/contract';
 import type { PreflightResult } from '@/lib/csv/preflight';
 import { ApiStatusProvider } from '../api-status';
 

@@ -5,8 +5,9 @@
  * after the click. A file dropped in favour of another is deleted; one left when the popup
  * closes is swept by the background later.
  */
+
+import { DEFAULT_MODE, MAX_UPLOAD_BYTES, type Mode } from '@verimark/contract';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { DEFAULT_MODE, MAX_UPLOAD_BYTES, type Mode } from '@/lib/api/contract';
 import type { PreflightError, PreflightSummary } from '@/lib/csv/preflight';
 import { runPreflight } from '@/lib/csv/run-preflight';
 import { t } from '@/lib/shared/i18n';

@@ -5,8 +5,9 @@
  * the recent lookups — or, when the service refused it, listed with why and Retry / Dismiss (and
  * said where its verdict would have shown, when the popup is open as it happens).
  */
+
+import { checkEmail } from '@verimark/contract/address';
 import { useEffect, useState } from 'preact/hooks';
-import { checkEmail } from '@/lib/shared/address';
 import { t } from '@/lib/shared/i18n';
 import { type PendingCheckView, sendMessage, type VerdictView } from '@/lib/shared/messages';
 import { useAccount } from '../account';

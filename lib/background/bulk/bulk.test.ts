@@ -1,7 +1,7 @@
+import { DESCRIPTIONS, PATHS } from '@verimark/contract';
 import { get, set } from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { DESCRIPTIONS, PATHS } from '../../api/contract';
 import { ok } from '../../api/testing/scripted-server';
 import { idbStore } from '../../storage/idb';
 import { addJob, type BulkJob, getJobs } from '../../storage/jobs';

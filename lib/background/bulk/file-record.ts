@@ -1,5 +1,5 @@
 /** One file's record from the service's list (counts and credits), found by name and id. */
-import type { FileRecord } from '../../api/contract';
+import type { FileRecord } from '@verimark/contract';
 import { getClient } from '../core/service';
 
 export async function getFile(input: { fileId: string; fileName: string }): Promise<FileRecord | null> {

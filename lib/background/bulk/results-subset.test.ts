@@ -60,6 +60,21 @@ describe('filterResults', () => {
     expect(parsed[10_000]).toEqual(['user29997@x.test', 'deliverable']);
   });
 
+  it("writes cells by the service's formula rule: phones and negatives as they are, formulas neutralised, ; and TAB quoted", async () => {
+    const other = [
+      'email,phone,note,balance,status',
+      `a@x.test,+1 415 555 0101,"=HYPERLINK(""http://evil.test"",""x"")",-5,valid`,
+      `b@x.test,+44 (0)20 7946 0958,"x;=2+5+cmd|' /C calc'!A0",'=1+1,valid`,
+      'c@x.test,"-2	=A1",@SUM(A1),-,valid',
+    ].join('\r\n');
+    const { blob } = await filterResults(other, 'deliverable');
+    const text = await blob.text();
+    const lines = text.split('\r\n');
+    expect(lines[1]).toBe(`a@x.test,+1 415 555 0101,"'=HYPERLINK(""http://evil.test"",""x"")",-5,valid`);
+    expect(lines[2]).toBe(`b@x.test,+44 (0)20 7946 0958,"x;=2+5+cmd|' /C calc'!A0",'=1+1,valid`);
+    expect(lines[3]).toBe(`c@x.test,"'-2	=A1",'@SUM(A1),-,valid`);
+  });
+
   it('refuses results without a verdict column', async () => {
     await expect(filterResults('Name,Email\nAda,a@x.test\n', 'deliverable')).rejects.toBeInstanceOf(
       NoVerdictColumnError,

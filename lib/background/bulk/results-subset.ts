@@ -1,12 +1,15 @@
 /**
  * Result subsets computed in the extension, so they work with any service: the results CSV is
  * streamed, parsed a block of records at a time (papaparse) and only the rows of the chosen
- * verdicts are kept, header first, in a Blob. Cells are copied as the service wrote them (its
- * formula escaping included).
+ * verdicts are kept, header first, in a Blob. Cells are written by the same rule as the service's
+ * results file (contract/src/csv-cell.ts): a formula cell another service left as is goes out
+ * neutralised, one already neutralised stays as it is, and a cell holding `;` or TAB is quoted.
  */
+
+import type { Verdict } from '@verimark/contract';
+import { csvLine } from '@verimark/contract/csv-cell';
 import Papa from 'papaparse';
 import type { ResultPreview, Subset } from '@/lib/shared/messages';
-import type { Verdict } from '../../api/contract';
 import { verdictOf } from '../../api/verdict';
 import { looksLikeEmail } from '../../csv/detect-column';
 
@@ -143,7 +146,7 @@ export async function filterResults(
         if (typeof source !== 'string') await source.cancel().catch(() => undefined);
         throw new NoVerdictColumnError('The results have no verdict column');
       }
-      out.add(`${Papa.unparse([header])}\r\n`);
+      out.add(csvLine(header));
       body = rest;
     }
     const at = column;
@@ -152,7 +155,7 @@ export async function filterResults(
       return verdict !== null && keep.has(verdict);
     });
     rows += kept.length;
-    if (kept.length > 0) out.add(`${Papa.unparse(kept)}\r\n`);
+    if (kept.length > 0) out.add(kept.map(csvLine).join(''));
   }
   return { blob: out.build(), rows };
 }

@@ -4,11 +4,12 @@
  * credits and is never repeated: one cut off by a worker stop is matched against the file list
  * (recoverInterruptedUploads), never re-sent.
  */
+
+import type { FileRecord, Mode } from '@verimark/contract';
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/shared/i18n';
 import type { BulkJobView } from '@/lib/shared/messages';
 import type { ApiClient } from '../../api/client';
-import type { FileRecord, Mode } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { addJob, type BulkJob, getJobs, toBulkView, updateBulkJob } from '../../storage/jobs';
 import { deleteUploadBlob, isUploadKey, sweepUploadBlobs, takeUploadBlob } from '../../storage/upload-blobs';

@@ -1,7 +1,8 @@
 /** The background's handlers behind the real messaging library: callers get typed ApiErrors. */
+
+import { PATHS } from '@verimark/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeAllListeners, sendMessage } from '@/lib/shared/messages';
-import { PATHS } from '../../api/contract';
 import { ApiError, fromMessageError } from '../../api/errors';
 import { fail } from '../../api/testing/scripted-server';
 import { installRuntimeMessaging, type Transport } from '../../testing/runtime-messaging';

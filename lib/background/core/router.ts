@@ -2,9 +2,10 @@
  * The background's message handlers, registered in one place. Every message is authorized
  * against its sender first (authorize.ts). To add a handler: add its entry to `handlers`.
  */
+
+import { MODES, type Mode } from '@verimark/contract';
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
 import { onMessage, type ProtocolMap, SUBSETS } from '@/lib/shared/messages';
-import { MODES, type Mode } from '../../api/contract';
 import { ApiError, fromMessageError } from '../../api/errors';
 import { setApiKey } from '../../storage/api-key';
 import { type BulkJob, dismissJob, getJobs, toBulkView } from '../../storage/jobs';

@@ -1,6 +1,6 @@
+import { DESCRIPTIONS, ERRORS } from '@verimark/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../api/client';
-import { DESCRIPTIONS, ERRORS } from '../../api/contract';
 import { fail, ok, startScriptedServer } from '../../api/testing/scripted-server';
 import { getClient } from '../core/service';
 import { configure, resetBackground } from '../testing/setup';

@@ -1,10 +1,10 @@
 /** getSettings / saveSettings / testConnection / contentConfig. The API key itself never leaves the background. */
 
+import { MODES, PATHS } from '@verimark/contract';
 import { badgeWords } from '@/lib/shared/badge-words';
 import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '@/lib/shared/messages';
 import { siteEnabled } from '@/lib/shared/site-patterns';
 import { createApiClient } from '../../api/client';
-import { MODES, PATHS } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
 import { bindApiKey, getApiKeyFor, getSavedKey, originOfUrl, setApiKey } from '../../storage/api-key';

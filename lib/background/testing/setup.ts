@@ -3,10 +3,10 @@
  * scripted service on 127.0.0.1 that behaves like the real one for the five endpoints.
  */
 import 'fake-indexeddb/auto';
+import { DESCRIPTIONS, PATHS } from '@verimark/contract';
 import { clear } from 'idb-keyval';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import { DESCRIPTIONS, PATHS } from '../../api/contract';
 import {
   fail,
   ok,

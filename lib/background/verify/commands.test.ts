@@ -1,7 +1,7 @@
+import { PATHS } from '@verimark/contract';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import config from '../../../wxt.config';
-import { PATHS } from '../../api/contract';
 import { countRequests, useFakeService } from '../testing/setup';
 import { onCommand, VERIFY_SELECTION_COMMAND } from './commands';
 import { singlePollTiming } from './verify';

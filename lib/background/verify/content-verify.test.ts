@@ -1,5 +1,5 @@
+import { PATHS } from '@verimark/contract';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { PATHS } from '../../api/contract';
 import { fromMessageError } from '../../api/errors';
 import { updateSettings } from '../../storage/settings';
 import type { SenderInfo } from '../core/authorize';

@@ -7,7 +7,7 @@
  * except for addresses the user granted from the popup ("Verify all", page-allowance.ts).
  */
 
-import { checkEmail } from '@/lib/shared/address';
+import { checkEmail } from '@verimark/contract/address';
 import type { VerdictView } from '@/lib/shared/messages';
 import { ApiError } from '../../api/errors';
 import { spentItem } from '../../storage/content-spends';

@@ -8,7 +8,7 @@
  * cannot exceed its cap.
  */
 
-import { checkEmail } from '@/lib/shared/address';
+import { checkEmail } from '@verimark/contract/address';
 import { ApiError } from '../../api/errors';
 import { foundItem } from '../../storage/content-found';
 import { allowanceItem, type PageAllowance } from '../../storage/page-allowances';

@@ -1,6 +1,6 @@
+import { PATHS } from '@verimark/contract';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { browser } from 'wxt/browser';
-import { PATHS } from '../../api/contract';
 import { fromMessageError } from '../../api/errors';
 import { fail } from '../../api/testing/scripted-server';
 import { getPendingChecks } from '../../storage/pending-checks';

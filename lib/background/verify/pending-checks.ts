@@ -9,8 +9,8 @@
  * is kept, marked with why, so the popup can say it plainly, until the user retries or dismisses it.
  */
 
+import type { Mode } from '@verimark/contract';
 import type { VerdictView } from '@/lib/shared/messages';
-import type { Mode } from '../../api/contract';
 import { ApiError, fromMessageError } from '../../api/errors';
 import { isRetryable } from '../../api/retry';
 import {

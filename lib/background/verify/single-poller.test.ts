@@ -1,5 +1,5 @@
+import type { SingleStatusData } from '@verimark/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SingleStatusData } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { nextDelay, pollSingleTask } from './single-poller';
 

@@ -2,7 +2,7 @@
  * Follows one single-email task to completion: status calls with backoff (about 0.5 s rising
  * to 15 s) until the result is complete or the deadline passes.
  */
-import type { SingleStatusData } from '../../api/contract';
+import type { SingleStatusData } from '@verimark/contract';
 import type { ApiError } from '../../api/errors';
 import { isRetryable, sleep as realSleep } from '../../api/retry';
 

@@ -4,10 +4,10 @@
  * followed to completion — also after the service worker was stopped (`resumeSingleJobs`).
  */
 
-import { checkEmail } from '@/lib/shared/address';
+import type { Mode } from '@verimark/contract';
+import { checkEmail } from '@verimark/contract/address';
 import type { VerdictView } from '@/lib/shared/messages';
 import type { ApiClient } from '../../api/client';
-import type { Mode } from '../../api/contract';
 import { ApiError } from '../../api/errors';
 import { isRefusal, isRetryable } from '../../api/retry';
 import { readVerdict } from '../../api/verdict';

@@ -145,9 +145,9 @@ export function inlineHostStyle(): Style {
 }
 
 /**
- * A status's glyph on the badge: a ring is the box's own round border (measured in Chromium:
- * 1,000 ringed badges cost the page ~11 ms less than the same ring as an SVG picture); a filled
- * shape is its SVG picture. Each sets all four properties (the host style leaves them to the glyph), so a badge
+ * A status's glyph on the badge: a ring is the box's own round border (cheaper for the page to
+ * draw than the same ring as an SVG picture, measured in Chromium); a filled shape is its SVG
+ * picture. Each sets all four properties (the host style leaves them to the glyph), so a badge
  * styled inline can change status, and a fit that resets the host style keeps the glyph.
  */
 export function glyphStyle(status: PageStatus): Style {

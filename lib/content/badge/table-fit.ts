@@ -3,7 +3,7 @@
  * (nothing but whitespace after it, up to the `td`/`th`) is laid out with zero advance: in the
  * line, right after the address, but with a negative end margin as wide as itself, so the cell's
  * min/max-content widths — and so the column widths and row heights — stay what the page drew
- * (measured in Chromium: an in-flow badge grew the CRM fixture's email column by 20 px). It scrolls
+ * (in Chromium an in-flow badge widened the CRM fixture's email column). It scrolls
  * and wraps with the text like any inline box; no position is computed by script.
  *
  * Zero advance means the badge may reach past the cell's content box, so it is fitted to the room
@@ -11,13 +11,13 @@
  * in the last column). Full size if that room holds it, a compact badge if not; if even that does
  * not fit, the compact badge is pulled back over the end of its own address — never over another
  * cell's text. A badge with content after it in its cell keeps taking room of its own, as
- * everywhere else (there the column may grow; see README "Marks on pages").
+ * everywhere else (there the column may grow; docs/design.md §5, Placement).
  *
  * Zero advance also means placing a badge moves nothing, so the fit can be read before the badge
  * is there: `planFit` reads the address's end while the page's layout is still clean (the cache
  * lookup's answer, before its marks are written), and the badge is placed already fitted — laid
- * out once, with the page's own pass. Any write to a fit lays out the whole table again (measured:
- * ~25 ms on the benchmark's 1,000 rows, a transform even more), so fits are written only when they
+ * out once, with the page's own pass. Any write to a fit lays out the whole table again (a
+ * transform instead of a size change costs even more), so fits are written only when they
  * change. Badges placed without a plan (rows the page adds, marked before they are laid out) are
  * fitted in an animation frame: all reads, then the writes that differ.
  */

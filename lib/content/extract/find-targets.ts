@@ -1,12 +1,13 @@
 /**
  * The elements of a subtree that match TARGET_SELECTOR, found without matching that selector list
- * against every element. Measured in Chromium on the 16,000-element benchmark page: one
- * querySelectorAll of a single simple selector takes 0.0–0.2 ms (the engine's fast paths), a
- * list of five takes ~4.5 ms, and the whole target list with its webmail hooks in descendant
- * combinators (`div[name="to"] input`, `[aria-label="To" i] span`) ~30 ms. So every stand-alone
- * selector is one query of its own, and the scoped hooks are looked for only inside the compose
- * fields' wrappers found first (or everywhere in `root` when a wrapper is above it). Same elements
- * as `root.querySelectorAll(TARGET_SELECTOR)`, in document order (find-targets.test.ts).
+ * against every element. In Chromium, on the benchmark's page, a querySelectorAll of one simple
+ * selector takes the engine's fast paths, a list of several is far slower, and the whole target
+ * list with its webmail hooks in descendant combinators (`div[name="to"] input`,
+ * `[aria-label="To" i] span`) slower still (docs/benchmarks.md, marking at load). So every
+ * stand-alone selector is one query of its own, and the scoped hooks are looked for only inside
+ * the compose fields' wrappers found first (or everywhere in `root` when a wrapper is above it).
+ * Same elements as `root.querySelectorAll(TARGET_SELECTOR)`, in document order
+ * (find-targets.test.ts).
  */
 import { RECIPIENT_ALONE, RECIPIENT_SCOPED } from '../webmail/recipients';
 import { ELEMENT_SELECTORS, TARGET_SELECTOR } from './targets';

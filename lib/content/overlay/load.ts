@@ -4,7 +4,7 @@
  * guard's dialog with its Replace. It is a second script (entrypoints/popover.ts), injected by the
  * background into this content script's world the first time it is needed (a badge opened, a Send
  * held back): it shares the world's globals, not the page's. Types only are imported here, so
- * nothing of it weighs on the marking script (README, "Benchmarks": its gzip size).
+ * nothing of it weighs on the marking script (docs/benchmarks.md: the content script's size).
  */
 import { sendMessage } from '@/lib/shared/messages';
 import type { AddressBook } from '../address-book';

@@ -4,7 +4,7 @@
  */
 
 // Something@something with no whitespace, brackets, quotes or separators: a candidate, not a verdict.
-// The syntax check (lib/shared/address.ts) decides whether a candidate is valid.
+// The syntax check (contract/src/address.ts) decides whether a candidate is valid.
 const CANDIDATE = /[^\s<>()[\]",;:]+@[^\s<>()[\]"',;:]+/g;
 const MAX_TEXT = 10_000;
 const MAX_ADDRESSES = 50;

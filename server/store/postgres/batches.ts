@@ -92,7 +92,7 @@ export class PgBatchQueue implements BatchQueue {
 
   async release(fileId: string, firstRow: number, owner: string): Promise<void> {
     await this.pool.query(
-      `UPDATE file_batches SET lease_until = NULL
+      `UPDATE file_batches SET lease_until = NULL, attempts = GREATEST(attempts - 1, 0)
          WHERE file_id = $1 AND first_row = $2 AND lease_owner = $3 AND state = 'open'`,
       [fileId, firstRow, owner],
     );

@@ -1,6 +1,6 @@
 import { acceptedFileValues } from '../new-rows';
 import type { FilePage, FileRow, FileStore, NewBatch, NewFile, ReceivingFile, ReceivingRow } from '../store';
-import { nowIso } from '../store';
+import { deleteRefund, nowIso } from '../store';
 import { giveCredits, takeCredits } from './keys';
 import { inTransaction, type Pool } from './pool';
 
@@ -115,9 +115,32 @@ export class PgFileStore implements FileStore {
            WHERE id = $3`,
         [error, nowIso(), id],
       );
-      await client.query('DELETE FROM file_batches WHERE file_id = $1', [id]);
+      await client.query("DELETE FROM file_batches WHERE file_id = $1 AND state = 'open'", [id]);
       await giveCredits(client, row.key_id, row.credit_usage - row.credit_refund);
     });
+  }
+
+  delete(id: string, keyId: string | null): Promise<boolean> {
+    return inTransaction(this.pool, async (client) => {
+      const { rows } = await client.query<FileRow>(
+        "SELECT * FROM bulk_files WHERE id = $1 AND state <> 'receiving' FOR UPDATE",
+        [id],
+      );
+      const row = rows[0];
+      if (!row || (keyId !== null && row.key_id !== keyId)) return false;
+      // Its batches go with it (ON DELETE CASCADE).
+      await client.query('DELETE FROM bulk_files WHERE id = $1', [id]);
+      await giveCredits(client, row.key_id, deleteRefund(row));
+      return true;
+    });
+  }
+
+  async purge(before: string): Promise<number> {
+    const result = await this.pool.query(
+      "DELETE FROM bulk_files WHERE state IN ('completed', 'failed') AND updated_at < $1",
+      [before],
+    );
+    return result.rowCount ?? 0;
   }
 
   async *resultChunks(id: string): AsyncIterable<string> {

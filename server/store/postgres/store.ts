@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../store';
+import { BackupUnsupportedError, type Store } from '../store';
 import { PgBatchQueue } from './batches';
 import { PgFileStore } from './files';
 import { AdvisoryHostSlots } from './host-slots';
@@ -40,6 +40,11 @@ export async function openPostgresStore(url: string, perHostConcurrency: number)
     },
     async ping() {
       await pool.query('SELECT 1');
+    },
+    async backup() {
+      throw new BackupUnsupportedError(
+        'The database is Postgres (DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file=verimark.dump "$DATABASE_URL"; restore with pg_restore.',
+      );
     },
     async signingSecret(configured) {
       if (configured) return configured;

@@ -1,4 +1,4 @@
-import type { Mode } from '../../../lib/api/contract';
+import type { Mode } from '@verimark/contract';
 import type { VerificationResult } from '../../engine/types';
 import { newTaskRow } from '../new-rows';
 import { nowIso, singleResult, type TaskRow, type TaskStore } from '../store';
@@ -70,6 +70,14 @@ export class PgTaskStore implements TaskStore {
          WHERE id = ANY($1::text[]) AND lease_owner = $2 AND state = 'pending'`,
       [ids, owner, leaseMs],
     );
+  }
+
+  async purge(before: string): Promise<number> {
+    const result = await this.pool.query(
+      "DELETE FROM single_tasks WHERE state = 'completed' AND updated_at < $1",
+      [before],
+    );
+    return result.rowCount ?? 0;
   }
 
   async release(id: string, owner: string): Promise<void> {

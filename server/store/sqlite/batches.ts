@@ -21,7 +21,7 @@ export class SqliteBatchQueue implements BatchQueue {
   /**
    * A file still `receiving` (its upload not accepted yet) is passed over by its seq, which the
    * index holds: its batches ahead in the index cost no row reads (a join on the file's state
-   * read every one of them, ~6 ms a claim behind a 25 MB upload).
+   * read every one of them, slow behind a 25 MB upload).
    */
   async claim(owner: string, leaseMs: number): Promise<ClaimedBatch | null> {
     return this.db
@@ -102,7 +102,7 @@ export class SqliteBatchQueue implements BatchQueue {
   async release(fileId: string, firstRow: number, owner: string): Promise<void> {
     prepared(
       this.db,
-      `UPDATE file_batches SET lease_until = NULL
+      `UPDATE file_batches SET lease_until = NULL, attempts = MAX(attempts - 1, 0)
          WHERE file_id = ? AND first_row = ? AND lease_owner = ? AND state = 'open'`,
     ).run(fileId, firstRow, owner);
   }

@@ -14,7 +14,7 @@ export function openDatabase(dataDir: string): Db {
   const db = new Database(join(dataDir, 'verimark.sqlite'));
   // Only a new, empty database takes it (an existing one keeps its page size). Batches hold tens
   // of KB of rows each, written as overflow pages one syscall per page: 64 KiB pages write a
-  // 25 MB upload's batches in a sixteenth of the calls (~25 ms instead of ~100).
+  // 25 MB upload's batches in a sixteenth of the calls (docs/benchmarks.md, upload acceptance).
   db.pragma(`page_size = ${PAGE_SIZE}`);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

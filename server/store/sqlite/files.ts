@@ -1,6 +1,6 @@
 import { acceptedFileValues } from '../new-rows';
 import type { FilePage, FileRow, FileStore, NewBatch, NewFile, ReceivingFile, ReceivingRow } from '../store';
-import { nowIso } from '../store';
+import { deleteRefund, nowIso } from '../store';
 import type { Db } from './db';
 import { prepared } from './db';
 import { giveCredits, takeCredits } from './keys';
@@ -123,10 +123,31 @@ export class SqliteFileStore implements FileStore {
           this.db,
           "UPDATE bulk_files SET state = 'failed', credit_refund = credit_usage, error = ?, updated_at = ? WHERE id = ?",
         ).run(error, nowIso(), id);
-        prepared(this.db, 'DELETE FROM file_batches WHERE file_id = ?').run(id);
+        prepared(this.db, "DELETE FROM file_batches WHERE file_id = ? AND state = 'open'").run(id);
         giveCredits(this.db, row.key_id, row.credit_usage - row.credit_refund);
       })
       .immediate();
+  }
+
+  async delete(id: string, keyId: string | null): Promise<boolean> {
+    return this.db
+      .transaction((): boolean => {
+        const row = this.getSync(id);
+        if (!row || (keyId !== null && row.key_id !== keyId)) return false;
+        // Its batches go with it (ON DELETE CASCADE).
+        prepared(this.db, 'DELETE FROM bulk_files WHERE id = ?').run(id);
+        giveCredits(this.db, row.key_id, deleteRefund(row));
+        return true;
+      })
+      .immediate();
+  }
+
+  async purge(before: string): Promise<number> {
+    const { changes } = prepared(
+      this.db,
+      "DELETE FROM bulk_files WHERE state IN ('completed', 'failed') AND updated_at < ?",
+    ).run(before);
+    return changes;
   }
 
   async *resultChunks(id: string): AsyncIterable<string> {

@@ -23,6 +23,9 @@ export function openSqliteStore(dataDir: string, perHostConcurrency: number): St
     ping: async () => {
       db.prepare('SELECT 1').get();
     },
+    backup: async (path) => {
+      await db.backup(path);
+    },
     signingSecret: async (configured) => loadSigningSecret(dataDir, configured),
     close: async () => {
       hostSlots.close();

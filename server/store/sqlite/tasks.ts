@@ -1,4 +1,4 @@
-import type { Mode } from '../../../lib/api/contract';
+import type { Mode } from '@verimark/contract';
 import type { VerificationResult } from '../../engine/types';
 import { newTaskRow } from '../new-rows';
 import { nowIso, singleResult, type TaskRow, type TaskStore } from '../store';
@@ -76,6 +76,12 @@ export class SqliteTaskStore implements TaskStore {
     this.db.transaction(() => {
       for (const id of ids) lease.run(until, id, owner);
     })();
+  }
+
+  async purge(before: string): Promise<number> {
+    return prepared(this.db, "DELETE FROM single_tasks WHERE state = 'completed' AND updated_at < ?").run(
+      before,
+    ).changes;
   }
 
   async release(id: string, owner: string): Promise<void> {

@@ -3,7 +3,7 @@
  * GET /account (404), flags sent as strings, and one completed file whose results CSV is about
  * 25 MB (the service's upload limit).
  */
-import { DESCRIPTIONS, PATHS } from '../../../lib/api/contract';
+import { DESCRIPTIONS, PATHS } from '@verimark/contract';
 import {
   fail,
   ok,

@@ -35,6 +35,9 @@ export const ADDRESS_CASES: readonly AddressCase[] = [
   { input: 'user@straße.de', email: 'user@xn--strae-oqa.de' },
   { input: 'user@मौका.भारत', email: 'user@xn--11b3c6bwc.xn--h2brj9c' },
   { input: 'User@ＥＸＡＭＰＬＥ.com', email: 'User@example.com' },
+  // Emoji domains are registered under some TLDs: DNS decides, not the syntax rule.
+  { input: 'test@😆😆😆.org', email: 'test@xn--k28haa.org', http: true },
+  { input: 'test@☃.example', email: 'test@xn--n3h.example' },
   { input: 'user@-bücher.example', email: null },
   { input: 'user@bücher-.example', email: null },
   { input: 'user@example。com', email: null },
@@ -78,6 +81,8 @@ export const ADDRESS_CASES: readonly AddressCase[] = [
   { input: 'alice@exa mple.com', email: null },
   { input: 'alice@exa\u00a0mple.com', email: null },
   { input: 'alice@example.com\r\n', email: null, http: true },
+  { input: '\r\nalice@example.com', email: null },
+  { input: 'alice@example.com\n', email: null },
   { input: 'ali\nce@example.com', email: null },
   { input: 'alice@exam\rple.com', email: null },
   { input: 'alice\u0000@example.com', email: null, http: true },

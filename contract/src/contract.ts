@@ -45,6 +45,11 @@ export const PATHS = {
   bulkFiles: '/verify/bulk/files',
   /** Beyond the spec, our service only (docs/design.md §3): the key's balance. */
   account: '/account',
+  /**
+   * Beyond the spec, our service only (docs/design.md §3): `DELETE` removes one of the key's
+   * files with its rows and results (`{file_id}` is the file's id).
+   */
+  bulkFile: '/verify/bulk/files/{file_id}',
 } as const;
 
 export const API_KEY_HEADER = 'x-api-key';
@@ -67,6 +72,7 @@ export const DESCRIPTIONS = {
   bulkStatus: 'File status fetched successfully',
   bulkFiles: 'Bulk files fetched successfully',
   account: 'Account fetched successfully',
+  fileDeleted: 'File deleted successfully',
 } as const;
 
 /** Error message texts (spec §7, docs/design.md §3). */

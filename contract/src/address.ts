@@ -13,8 +13,10 @@
  * - It splits at the last `@`. Local part: dot-atom of ASCII `atext` (RFC 5322), 1–64 characters,
  *   no leading, trailing or double dot; it keeps its case. Quoted local parts (`"jo doe"@x.com`)
  *   and non-ASCII local parts (`jöhn@example.com`) are invalid: a probe cannot use them reliably.
- * - Domain: letters and digits of any script (with their combining marks), `-` and `.` only;
- *   anything else (`/ \ ? # % _ [ ]`, full-width dots, …) is invalid, so address literals
+ * - Domain: letters and digits of any script (with their combining marks), symbols such as
+ *   emoji (`😆.example`: registered under some TLDs, so DNS decides, not this rule), `-` and
+ *   `.` only; anything else
+ *   (`/ \ ? # % _ [ ]`, full-width dots, …) is invalid, so address literals
  *   (`user@[192.0.2.1]`) are too. One trailing dot (the DNS root) is dropped. The domain is
  *   mapped to compatibility form (NFKC) and lowercased; non-ASCII labels become punycode
  *   (`bücher.example` → `xn--bcher-kva.example`). Labels are 1–63 characters of letters, digits
@@ -22,6 +24,7 @@
  *   top-level label is not all digits (that would be an IPv4 address).
  * - The whole normalized address is ≤ 254 characters (RFC 5321).
  */
+/// <reference path="./punycode-es6.d.ts" />
 import { encode as punycodeEncode } from 'punycode.js/punycode.es6.js';
 
 const MAX_LOCAL = 64;
@@ -39,7 +42,7 @@ export type ParsedAddress =
 // RFC 5322 atext, ASCII only.
 const ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+$/;
 const CONTROL = /[\r\n\0]/;
-const DOMAIN_CHARS = /^[\p{L}\p{M}\p{Nd}.-]+$/u;
+const DOMAIN_CHARS = /^[\p{L}\p{M}\p{Nd}\p{So}.-]+$/u;
 const ASCII_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 const NON_ASCII = /[^\0-\x7f]/;
 

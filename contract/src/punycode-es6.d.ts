@@ -1,5 +1,5 @@
 /**
- * punycode.js's ES module (the package ships no types). lib/shared/address.ts imports `encode`
+ * punycode.js's ES module (the package ships no types). contract/src/address.ts imports `encode`
  * from it by name, so bundles keep only the encoder (the package's main file is CommonJS, whose
  * one exported object carries every function into a bundle).
  */
