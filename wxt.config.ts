@@ -70,7 +70,7 @@ export default defineConfig({
     },
     define: { __VERIMARK_TEST_BUILD__: JSON.stringify(testBuild) },
   }),
-  manifest: ({ browser }) => ({
+  manifest: ({ browser, manifestVersion }) => ({
     name: 'Verimark',
     // chrome.alarms with a 30-second period (lib/background/core/scheduler.ts) needs Chrome 120.
     ...(browser === 'firefox' ? {} : { minimum_chrome_version: '120' }),
@@ -84,7 +84,20 @@ export default defineConfig({
       'downloads',
       'scripting',
       'activeTab',
+      // Chrome only: its MV3 service worker cannot make blob URLs for subset downloads.
+      ...(browser === 'firefox' ? [] : ['offscreen']),
     ],
+    // Alt+Shift+V / Alt+Shift+E: taken by neither Chrome nor Firefox (nor their menus' access keys,
+    // which use Alt alone); users change them at chrome://extensions/shortcuts or about:addons.
+    commands: {
+      [manifestVersion === 2 ? '_execute_browser_action' : '_execute_action']: {
+        suggested_key: { default: 'Alt+Shift+V' },
+      },
+      'verify-selection': {
+        suggested_key: { default: 'Alt+Shift+E' },
+        description: '__MSG_cmd_verify_selection__',
+      },
+    },
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     host_permissions: testBuild ? ['http://127.0.0.1/*', 'http://localhost/*'] : [],
     ...(browser === 'firefox'

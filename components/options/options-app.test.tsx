@@ -27,6 +27,8 @@ const settings: SettingsView = {
   autoVerifyBudget: 25,
   sendGuardOffSites: [],
   sendGuardRisky: false,
+  dailyAutoCap: 200,
+  apiKeyElsewhere: null,
 };
 
 const page = useOptionsPage(() => {

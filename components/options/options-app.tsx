@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { fromMessageError } from '@/lib/api/errors';
 import { t } from '@/lib/shared/i18n';
 import { type SettingsView, sendMessage } from '@/lib/shared/messages';
+import { DataSection } from './data-section';
 import { SendGuardSection } from './send-guard-section';
 import { SettingsForm } from './settings-form';
 import { SitesSection } from './sites-section';
@@ -24,6 +25,7 @@ export function OptionsApp() {
           <SettingsForm view={view} onSaved={setView} />
           <SitesSection view={view} onSaved={setView} />
           <SendGuardSection view={view} onSaved={setView} />
+          <DataSection view={view} onSaved={setView} />
         </>
       )}
     </main>

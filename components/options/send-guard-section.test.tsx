@@ -43,6 +43,8 @@ beforeEach(() => {
     autoVerifyBudget: 25,
     sendGuardOffSites: ['outlook.office.com'],
     sendGuardRisky: false,
+    dailyAutoCap: 200,
+    apiKeyElsewhere: null,
   };
   root = document.createElement('div');
   document.body.append(root);

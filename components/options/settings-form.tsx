@@ -19,6 +19,13 @@ type Status = { tone: 'ok' | 'error' | 'busy'; text: string } | null;
 
 const ttlLabel = t('options_cache_ttl');
 const budgetLabel = t('options_budget');
+const dailyCapLabel = t('options_daily_cap');
+
+/** The origin of a saved service URL, as the options page names it. */
+function originText(serviceUrl: string): string {
+  const check = checkServiceUrl(serviceUrl);
+  return check.ok ? check.origin : serviceUrl;
+}
 
 export function SettingsForm({ view, onSaved }: Props) {
   const [serviceUrl, setServiceUrl] = useState(view.serviceUrl);
@@ -26,6 +33,7 @@ export function SettingsForm({ view, onSaved }: Props) {
   const [mode, setMode] = useState<Mode>(view.defaultMode);
   const [ttl, setTtl] = useState(String(view.cacheTtlHours));
   const [budget, setBudget] = useState(String(view.autoVerifyBudget));
+  const [dailyCap, setDailyCap] = useState(String(view.dailyAutoCap));
   const [status, setStatus] = useState<Status>(null);
   /** A key the service refused on Save: pressing Save again with it stores it anyway. */
   const [refusedKey, setRefusedKey] = useState<string | null>(null);
@@ -61,9 +69,16 @@ export function SettingsForm({ view, onSaved }: Props) {
     // Checked before anything is awaited: the permission request below needs the click's gesture.
     const cacheTtlHours = numberIn(ttl, ttlLabel);
     const autoVerifyBudget = cacheTtlHours === null ? null : numberIn(budget, budgetLabel);
-    if (cacheTtlHours === null || autoVerifyBudget === null) return;
+    const dailyAutoCap = autoVerifyBudget === null ? null : numberIn(dailyCap, dailyCapLabel);
+    if (cacheTtlHours === null || autoVerifyBudget === null || dailyAutoCap === null) return;
     if (!(await prepareUrl())) return;
-    const patch: SettingsPatch = { serviceUrl, defaultMode: mode, cacheTtlHours, autoVerifyBudget };
+    const patch: SettingsPatch = {
+      serviceUrl,
+      defaultMode: mode,
+      cacheTtlHours,
+      autoVerifyBudget,
+      dailyAutoCap,
+    };
     if (apiKey.trim() !== '') patch.apiKey = apiKey;
     try {
       // A new key is tried first: one the service refuses is stored only when Save is pressed again.
@@ -83,6 +98,17 @@ export function SettingsForm({ view, onSaved }: Props) {
       setServiceUrl(saved.serviceUrl);
       onSaved(saved);
       setStatus({ tone: 'ok', text: savedText(check) });
+    } catch (err) {
+      setStatus({ tone: 'error', text: fromMessageError(err).message });
+    }
+  };
+
+  /** The stored key was saved for another origin: the user confirms sending it to this one. */
+  const useKeyHere = async () => {
+    try {
+      const saved = await sendMessage('saveSettings', { useSavedKeyHere: true });
+      onSaved(saved);
+      setStatus({ tone: 'ok', text: t('options_key_used_here', originText(saved.serviceUrl)) });
     } catch (err) {
       setStatus({ tone: 'error', text: fromMessageError(err).message });
     }
@@ -133,6 +159,14 @@ export function SettingsForm({ view, onSaved }: Props) {
           {t('options_api_key_stored_hint', view.apiKeyHint)}
         </p>
       )}
+      {view.apiKeyElsewhere !== null && (
+        <div class="key-elsewhere" data-testid="key-elsewhere">
+          <p class="hint">{t('options_key_elsewhere', view.apiKeyElsewhere, originText(view.serviceUrl))}</p>
+          <button type="button" onClick={() => void useKeyHere()}>
+            {t('options_key_use_here', originText(view.serviceUrl))}
+          </button>
+        </div>
+      )}
 
       <h2>{t('options_verification_heading')}</h2>
       <label for="default-mode">{t('options_default_mode')}</label>
@@ -153,6 +187,19 @@ export function SettingsForm({ view, onSaved }: Props) {
         value={budget}
         onInput={setBudget}
       />
+      <Field
+        id="daily-cap"
+        label={dailyCapLabel}
+        type="number"
+        min={0}
+        max={100_000}
+        value={dailyCap}
+        aria-describedby="daily-cap-hint"
+        onInput={setDailyCap}
+      />
+      <p id="daily-cap-hint" class="hint">
+        {t('options_daily_cap_hint')}
+      </p>
 
       <div class="actions">
         <button type="submit">{t('options_save')}</button>

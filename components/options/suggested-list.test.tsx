@@ -31,6 +31,8 @@ vi.mock('@/lib/shared/messages', () => ({
       autoVerifyBudget: 25,
       sendGuardOffSites: [],
       sendGuardRisky: false,
+      dailyAutoCap: 200,
+      apiKeyElsewhere: null,
     };
     return view;
   }),

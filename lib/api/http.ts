@@ -11,6 +11,8 @@ import { ApiError, type ApiErrorKind } from './errors';
 export interface HttpConfig {
   baseUrl: string;
   apiKey: string;
+  /** The only origin the key may be sent to; a request elsewhere is refused before it leaves. */
+  keyOrigin?: string;
   /** Per-request timeout; defaults to 30 s (uploads get longer, see client.ts). */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -82,9 +84,15 @@ export async function send<S extends v.GenericSchema>(
     body = request.form;
   }
   const doFetch = config.fetch ?? globalThis.fetch.bind(globalThis);
+  const url = buildUrl(config.baseUrl, request.path, request.query);
+  if (config.keyOrigin !== undefined && new URL(url).origin !== config.keyOrigin)
+    throw new ApiError(
+      'not_configured',
+      'The API key was saved for another service: enter it in the options page',
+    );
   let res: Response;
   try {
-    res = await doFetch(buildUrl(config.baseUrl, request.path, request.query), {
+    res = await doFetch(url, {
       method: request.method,
       headers,
       body,

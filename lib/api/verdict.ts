@@ -117,11 +117,19 @@ function findVerdict(data: Record<string, unknown>, used: Set<string>): Verdict 
   return null;
 }
 
+/** A flag as services send it: a boolean, or the strings "true"/"false" (any case); else undefined. */
+function flagOf(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  if (typeof value !== 'string') return undefined;
+  const word = value.trim().toLowerCase();
+  return word === 'true' ? true : word === 'false' ? false : undefined;
+}
+
 function readChecks(data: Record<string, unknown>, used: Set<string>): Record<string, boolean | null> {
   const checks: Record<string, boolean | null> = {};
   for (const [field, name] of Object.entries(CHECK_ALIASES)) {
-    const value = data[field];
-    if (typeof value === 'boolean' && !used.has(field)) {
+    const value = flagOf(data[field]);
+    if (value !== undefined && !used.has(field)) {
       checks[name] = value;
       used.add(field);
     }
@@ -130,7 +138,8 @@ function readChecks(data: Record<string, unknown>, used: Set<string>): Record<st
   if (isRecord(nested)) {
     used.add('checks');
     for (const [name, value] of Object.entries(nested)) {
-      if (typeof value === 'boolean' || value === null) checks[name] = value;
+      const flag = value === null ? null : flagOf(value);
+      if (flag !== undefined) checks[name] = flag;
     }
   }
   return checks;

@@ -53,14 +53,19 @@ describe('startBackground', () => {
       fakeBrowser.contextMenus.onClicked,
       fakeBrowser.permissions.onAdded,
       fakeBrowser.permissions.onRemoved,
+      fakeBrowser.commands.onCommand,
     ]) {
       vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
     }
     const quiet = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const openOptions = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
+    const clicks = vi.spyOn(fakeBrowser.notifications.onClicked, 'addListener');
     await addJob(bulkJob({ id: 'b-2', fileId: 'file-2', phase: 'processing', blobKey: 'k' }));
     const armed = async () => (await fakeBrowser.alarms.get(POLL_ALARM)) !== undefined;
     startBackground();
+    // Keyboard commands and notification clicks are listened to.
+    expect(fakeBrowser.commands.onCommand.addListener).toHaveBeenCalledOnce();
+    expect(clicks).toHaveBeenCalledOnce();
     await until(armed);
     for (const event of ['update', 'install'] as const) {
       await fakeBrowser.alarms.clearAll(); // the browser dropped them

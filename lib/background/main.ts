@@ -7,9 +7,11 @@ import { pruneJobs } from '../storage/jobs';
 import { pollBulkJobs } from './bulk/poll';
 import { recoverInterruptedUploads, sweepAbandonedUploads } from './bulk/upload';
 import { updateBadge } from './core/badge';
+import { onNotificationClicked } from './core/notification-click';
 import { registerHandlers } from './core/router';
 import { ensurePollAlarm, markBulkPolled, POLL_ALARM } from './core/scheduler';
 import { startSiteSync } from './sites/content-scripts';
+import { onCommand } from './verify/commands';
 import { forgetTab } from './verify/content-found';
 import { createContextMenu, onMenuClick } from './verify/context-menu';
 import { forgetAllowance } from './verify/page-allowance';
@@ -59,6 +61,12 @@ export function startBackground(): void {
   browser.runtime.onStartup.addListener(rearm);
   browser.contextMenus.onClicked.addListener((info) => {
     onMenuClick(info).catch(warn('context menu click'));
+  });
+  browser.notifications.onClicked.addListener((id) => {
+    onNotificationClicked(id).catch(warn('notification click'));
+  });
+  browser.commands.onCommand.addListener((command, tab) => {
+    onCommand(command, tab).catch(warn('command'));
   });
   browser.tabs.onRemoved.addListener((tabId) => {
     forgetTab(tabId).catch(warn('found addresses'));

@@ -48,12 +48,19 @@ export interface SettingsView extends Settings {
   hasApiKey: boolean;
   /** A fingerprint of the stored key (`vm_…2xs`), or '' when none is stored. */
   apiKeyHint: string;
+  /**
+   * The origin a stored key was saved for when it is not the service URL's: that key is not sent
+   * to the service URL (hasApiKey is false) until it is typed again or confirmed there.
+   */
+  apiKeyElsewhere: string | null;
 }
 
 /** A change to the settings: any stored field, and the key. */
 export interface SettingsPatch extends Partial<Settings> {
   /** A new key; an empty string clears it. */
   apiKey?: string;
+  /** The service URL's origin changed: the user confirmed sending the stored key there. */
+  useSavedKeyHere?: boolean;
 }
 
 /** The balance of the key (`GET /account`, our service only: null where the service has no such endpoint). */
@@ -138,7 +145,11 @@ export interface PendingCheckView {
 export interface ProtocolMap {
   // --- allowed from content scripts ---
   /** Verify (or return the cached verdict of) one address. Charges at most once per address at a time. */
-  verifyEmail(data: { email: string; mode?: Mode; force?: boolean }): VerdictView;
+  /**
+   * `clicked` (content scripts): the user asked for this address by a trusted click, so it is
+   * not counted against the daily cap on credits spent without a click.
+   */
+  verifyEmail(data: { email: string; mode?: Mode; force?: boolean; clicked?: boolean }): VerdictView;
   /**
    * Cached verdicts only: never calls the service. Missing addresses map to null; for a content
    * script so do addresses it did not register and those past its tab's allowance. At most LOOKUP_MAX.
@@ -154,6 +165,10 @@ export interface ProtocolMap {
   // --- extension pages only (popup, options) ---
   getSettings(): SettingsView;
   saveSettings(data: SettingsPatch): SettingsView;
+  /** "Forget API key" in the options: the stored key is removed. */
+  forgetApiKey(): SettingsView;
+  /** "Clear cached verdicts" in the options: returns how many verdicts were removed. */
+  clearVerdictCache(): { cleared: number };
   /** Tests `serviceUrl` with `apiKey`; without a key, only the saved URL with the saved key. */
   testConnection(data: { serviceUrl?: string; apiKey?: string }): ConnectionResult;
   recentLookups(data: { limit: number }): VerdictView[];

@@ -9,3 +9,17 @@ import { storage } from 'wxt/utils/storage';
 export const spentItem = storage.defineItem<Record<string, number[]>>('session:contentSpends', {
   fallback: {},
 });
+
+/**
+ * Credits content scripts spent without a click today, across all tabs (the daily cap,
+ * lib/background/verify/daily-cap.ts). In local storage: a browser restart does not reset the day.
+ */
+export interface DailySpend {
+  /** The local calendar day, `YYYY-MM-DD`. */
+  day: string;
+  spent: number;
+}
+
+export const dailySpendItem = storage.defineItem<DailySpend>('local:dailyContentSpend', {
+  fallback: { day: '', spent: 0 },
+});

@@ -6,6 +6,7 @@ import {
   getSettings,
   migrateV1,
   migrateV2,
+  migrateV3,
   normalizeSites,
   onEnabledSitesChange,
   SETTINGS_VERSION,
@@ -34,6 +35,7 @@ describe('settings migrations', () => {
       autoVerifyBudget: DEFAULT_SETTINGS.autoVerifyBudget,
       sendGuardOffSites: [],
       sendGuardRisky: false,
+      dailyAutoCap: 200,
     });
     expect(await item.getMeta()).toEqual({ v: SETTINGS_VERSION });
   });
@@ -48,8 +50,22 @@ describe('settings migrations', () => {
     };
     await fakeBrowser.storage.local.set({ settings: v2, settings$: { v: 2 } });
     const item = createSettingsItem();
-    expect(await item.getValue()).toEqual({ ...v2, sendGuardOffSites: [], sendGuardRisky: false });
-    expect(await item.getMeta()).toEqual({ v: 3 });
+    expect(await item.getValue()).toEqual({
+      ...v2,
+      sendGuardOffSites: [],
+      sendGuardRisky: false,
+      dailyAutoCap: 200,
+    });
+    expect(await item.getMeta()).toEqual({ v: SETTINGS_VERSION });
+  });
+
+  it('migrates a stored v3 value: the daily cap at its default; a valid stored cap is kept', async () => {
+    const v3 = { ...DEFAULT_SETTINGS, autoVerifyBudget: 10, sendGuardRisky: true } as Record<string, unknown>;
+    delete v3.dailyAutoCap;
+    await fakeBrowser.storage.local.set({ settings: v3, settings$: { v: 3 } });
+    expect(await createSettingsItem().getValue()).toEqual({ ...v3, dailyAutoCap: 200 });
+    expect(migrateV3({ dailyAutoCap: 50 }).dailyAutoCap).toBe(50);
+    expect(migrateV3({ dailyAutoCap: -1 }).dailyAutoCap).toBe(200);
   });
 
   it('keeps the send guard options of a v3 value and drops bad ones', () => {

@@ -21,9 +21,11 @@ export interface Settings {
   sendGuardOffSites: string[];
   /** The send guard also warns for `risky` recipients. */
   sendGuardRisky: boolean;
+  /** Credits content scripts may spend without a click per day, across all tabs (docs/design.md §5). */
+  dailyAutoCap: number;
 }
 
-export const SETTINGS_VERSION = 3;
+export const SETTINGS_VERSION = 4;
 export const DEFAULT_SETTINGS: Settings = {
   serviceUrl: '',
   defaultMode: DEFAULT_MODE,
@@ -32,6 +34,7 @@ export const DEFAULT_SETTINGS: Settings = {
   autoVerifyBudget: 25,
   sendGuardOffSites: [],
   sendGuardRisky: false,
+  dailyAutoCap: 200,
 };
 
 /** Host names (lowercased, without scheme, port, path or `*.`), valid ones only, without duplicates. */
@@ -59,6 +62,7 @@ const SettingsSchema = v.object({
   autoVerifyBudget: v.fallback(v.pipe(count(0), v.integer()), DEFAULT_SETTINGS.autoVerifyBudget),
   sendGuardOffSites: v.fallback(SitesSchema, []),
   sendGuardRisky: v.fallback(v.boolean(), DEFAULT_SETTINGS.sendGuardRisky),
+  dailyAutoCap: v.fallback(v.pipe(count(0), v.integer()), DEFAULT_SETTINGS.dailyAutoCap),
 });
 
 /** Settings from whatever is stored: any version, corrupt, partial, or nothing at all. */
@@ -76,12 +80,15 @@ export const migrateV1 = (old: unknown): Settings => readSettings(old);
 /** Version 2 → 3: the send guard's options, on for every enabled site and not warning for risky. */
 export const migrateV2 = (old: unknown): Settings => readSettings(old);
 
+/** Version 3 → 4: the daily cap on credits spent without a click, at its default. */
+export const migrateV3 = (old: unknown): Settings => readSettings(old);
+
 /** A new item handle (tests create one after seeding old data, so its migration runs). */
 export function createSettingsItem() {
   return storage.defineItem<Settings>('local:settings', {
     fallback: DEFAULT_SETTINGS,
     version: SETTINGS_VERSION,
-    migrations: { 2: migrateV1, 3: migrateV2 },
+    migrations: { 2: migrateV1, 3: migrateV2, 4: migrateV3 },
   });
 }
 

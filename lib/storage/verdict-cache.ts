@@ -4,7 +4,7 @@
  */
 
 import type { Mode } from '@verimark/contract';
-import { del, get, getMany, set, update } from 'idb-keyval';
+import { clear, del, get, getMany, keys, set, update } from 'idb-keyval';
 import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
 import { idbStore } from './idb';
 
@@ -72,4 +72,11 @@ export async function addRecent(view: VerdictView): Promise<void> {
 export async function getRecent(limit: number): Promise<VerdictView[]> {
   const list = (await get<VerdictView[]>(RECENT_KEY, idbStore('verdicts'))) ?? [];
   return list.slice(0, Math.max(0, limit));
+}
+
+/** Forgets every cached verdict and the recent lookups; returns how many verdicts were cached. */
+export async function clearVerdicts(): Promise<number> {
+  const stored = await keys(idbStore('verdicts'));
+  await clear(idbStore('verdicts'));
+  return stored.filter((key) => typeof key === 'string' && key.startsWith('v:')).length;
 }

@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readVerdict } from '@/lib/api/verdict';
 import type { VerdictView } from '@/lib/shared/messages';
 import { VerdictCard } from './verdict-card';
 
@@ -113,5 +114,47 @@ describe('VerdictCard, honest flags and next steps', () => {
     expect(buttons.find((b) => b.textContent === 'Copied')).toBeDefined();
     act(() => buttons.find((b) => b.textContent === 'Verify again')?.click());
     expect(onAgain).toHaveBeenCalledOnce();
+  });
+
+  it('shows the other fields of a result whatever their types: string flags, numbers, nulls, the MX host', () => {
+    // The commercial service's recorded live shape: flags as strings, no `checks` object.
+    const view = readVerdict(
+      {
+        task_id: 't1',
+        processing_status: 'completed',
+        email: 'gina@good.test',
+        email_status: 'risky',
+        is_catch_all: 'true',
+        is_disposable: 'FALSE',
+        mx_host: 'mx1.good.test',
+        provider: 'Private',
+        score: 42,
+        last_seen: null,
+        tags: ['a', 'b'],
+      },
+      'gina@good.test',
+    );
+    act(() => render(<VerdictCard verdict={view} onSuggestion={() => {}} />, document.body));
+    const rows = [...document.querySelectorAll('.check')].map((c) => [
+      c.querySelector('dt')?.textContent,
+      c.querySelector('dd')?.textContent,
+    ]);
+    expect(rows).toEqual([
+      ['Catch-all', 'yes'],
+      ['Disposable', 'no'],
+      ['Mail server', 'mx1.good.test'],
+      ['Mail provider', 'Private'],
+      ['score', '42'],
+      ['last_seen', 'null'],
+      ['tags', '["a","b"]'],
+    ]);
+  });
+
+  it('shows the fields even when the result has no checks at all', () => {
+    const bare: VerdictView = { ...verdict, checks: {}, mxHost: 'mx.example.com', extra: { risk: 0.5 } };
+    act(() => render(<VerdictCard verdict={bare} onSuggestion={() => {}} />, document.body));
+    expect(document.querySelector('[data-testid=verdict-fields]')?.textContent).toBe(
+      'Mail servermx.example.comrisk0.5',
+    );
   });
 });

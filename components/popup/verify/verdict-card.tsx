@@ -9,6 +9,16 @@ import { formatAge } from '../format';
 import { shownChecks, summaryText } from './verdict-checks';
 import { adviceText, reasonText, statusText } from './verdict-text';
 
+/** A raw field's value as text, whatever its type (strings as they are; null, numbers, objects as JSON). */
+export function rawText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
 function sourceText(verdict: VerdictView): string {
   if (verdict.status === 'invalid') return t('popup_checked_locally');
   return verdict.cached ? t('popup_cached_age', formatAge(verdict.verifiedAt)) : t('popup_verified_now');
@@ -65,8 +75,8 @@ export function VerdictCard({
           {t('popup_did_you_mean_after')}
         </p>
       )}
-      {checks.length > 0 && (
-        <dl class="checks">
+      {(checks.length > 0 || verdict.mxHost || verdict.provider || extra.length > 0) && (
+        <dl class="checks" data-testid="verdict-fields">
           {checks.map((check) => (
             <div key={check.name} class={`check check-${check.tone}${check.note ? ' check-wide' : ''}`}>
               <dt>{check.label}</dt>
@@ -79,10 +89,16 @@ export function VerdictCard({
               <dd>{verdict.mxHost}</dd>
             </div>
           )}
+          {verdict.provider && (
+            <div class="check check-wide">
+              <dt>{t('popup_provider')}</dt>
+              <dd>{verdict.provider}</dd>
+            </div>
+          )}
           {extra.map(([name, value]) => (
             <div key={name} class="check check-wide">
               <dt>{name}</dt>
-              <dd>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+              <dd>{rawText(value)}</dd>
             </div>
           ))}
         </dl>

@@ -1,19 +1,25 @@
 /**
  * "More download options" and the results preview: the results CSV is fetched from a fresh signed
- * URL (no key needed) and filtered here (results-subset.ts), so subsets work with any service.
- * The subset is saved through the downloads API as `<name>-<subset>.csv`.
+ * URL (no key needed) and filtered as it streams in (results-subset.ts), so subsets work with any
+ * service and any size up to the 25 MB limit without holding the file. The subset is saved through
+ * the downloads API from a blob URL as `<name>-<subset>.csv`: made by the background page in
+ * Firefox, by the offscreen document in Chrome (offscreen.ts).
  */
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/shared/i18n';
 import type { ResultPreview, Subset } from '@/lib/shared/messages';
 import { ApiError } from '../../api/errors';
 import { resultFileName, resultsUrl } from './downloads';
-import { filterResults, NoVerdictColumnError, previewRows } from './results-subset';
+import { holdOffscreen, releaseOffscreen } from './offscreen';
+import type { OffscreenRequest, OffscreenSubsetAnswer } from './offscreen-protocol';
+import { previewRows } from './results-subset';
+import { type SubsetFailure, subsetBlob } from './subset-blob';
+import { whenDownloadEnds } from './when-download-ends';
 
 /** Bytes read for a preview: enough for a few rows of any sane file. */
 const PREVIEW_BYTES = 64 * 1024;
-/** A blob URL outlives the download's start by this much (the browser reads it asynchronously). */
-const REVOKE_AFTER_MS = 60_000;
+/** A blob URL is let go once its download ends, or after this long at most. */
+const REVOKE_AFTER_MS = 10 * 60_000;
 
 async function fetchResults(fileId: string): Promise<Response> {
   const url = await resultsUrl(fileId);
@@ -27,45 +33,69 @@ async function fetchResults(fileId: string): Promise<Response> {
   return res;
 }
 
-/** A URL the downloads API can save: a blob URL where the context has them, else a data URL (Chromium's service worker). */
-async function downloadableUrl(blob: Blob): Promise<{ url: string; revoke: () => void }> {
-  if (typeof URL.createObjectURL === 'function') {
-    const url = URL.createObjectURL(blob);
-    return { url, revoke: () => setTimeout(() => URL.revokeObjectURL(url), REVOKE_AFTER_MS) };
+/** A subset's blob URL, and how to let go of it once its download is over. */
+interface SubsetUrl {
+  url: string;
+  rows: number;
+  revoke: () => void;
+}
+
+function failed(failure: SubsetFailure): ApiError {
+  if (failure.kind === 'no_verdicts') return new ApiError('server', t('bg_results_no_verdicts'));
+  return new ApiError(failure.kind, failure.message);
+}
+
+/** Firefox's background page (and any context with blob URLs): built and made here. */
+async function subsetHere(url: string, subset: Subset): Promise<SubsetUrl> {
+  const built = await subsetBlob(url, subset);
+  if (!built.ok) throw failed(built);
+  const blobUrl = URL.createObjectURL(built.blob);
+  return { url: blobUrl, rows: built.rows, revoke: () => URL.revokeObjectURL(blobUrl) };
+}
+
+/** Chrome's service worker: built in the offscreen document, which owns the blob URL. */
+async function subsetOffscreen(url: string, subset: Subset): Promise<SubsetUrl> {
+  await holdOffscreen();
+  let answer: OffscreenSubsetAnswer | undefined;
+  try {
+    const request: OffscreenRequest = { verimarkOffscreen: 'subset', url, subset };
+    answer = (await browser.runtime.sendMessage(request)) as OffscreenSubsetAnswer | undefined;
+  } catch (err) {
+    await releaseOffscreen();
+    throw err;
   }
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  if (!answer?.ok) {
+    await releaseOffscreen();
+    throw answer ? failed(answer) : new ApiError('server', t('bg_download_failed'));
   }
-  return { url: `data:text/csv;base64,${btoa(binary)}`, revoke: () => undefined };
+  const blobUrl = answer.url;
+  const revoke = () => {
+    const message: OffscreenRequest = { verimarkOffscreen: 'revoke', url: blobUrl };
+    browser.runtime
+      .sendMessage(message)
+      .catch(() => undefined)
+      .finally(() => releaseOffscreen());
+  };
+  return { url: blobUrl, rows: answer.rows, revoke };
 }
 
 export async function downloadSubset(input: { fileId: string; fileName: string; subset: Subset }) {
-  const res = await fetchResults(input.fileId);
-  // Streamed from the file a chunk at a time where FileReader exists; from its text otherwise.
-  const file =
-    typeof FileReader === 'function'
-      ? new File([await res.blob()], 'results.csv', { type: 'text/csv' })
-      : await res.text();
-  let kept: Awaited<ReturnType<typeof filterResults>>;
-  try {
-    kept = await filterResults(file, input.subset);
-  } catch (err) {
-    if (err instanceof NoVerdictColumnError) throw new ApiError('server', t('bg_results_no_verdicts'));
-    throw err;
-  }
-  const { url, revoke } = await downloadableUrl(new Blob(kept.parts, { type: 'text/csv' }));
+  const url = await resultsUrl(input.fileId);
+  const made =
+    typeof URL.createObjectURL === 'function'
+      ? await subsetHere(url, input.subset)
+      : await subsetOffscreen(url, input.subset);
   const filename = resultFileName(input.fileName, input.subset.replaceAll('_', '-'));
+  let downloadId: number;
   try {
-    const downloadId = await browser.downloads.download({ url, filename });
-    return { downloadId, rows: kept.rows };
+    downloadId = await browser.downloads.download({ url: made.url, filename });
   } catch (err) {
+    made.revoke();
     console.warn('[verimark] subset download failed', err);
     throw new ApiError('network', t('bg_download_failed'));
-  } finally {
-    revoke();
   }
+  whenDownloadEnds(downloadId, REVOKE_AFTER_MS).then(made.revoke, made.revoke);
+  return { downloadId, rows: made.rows };
 }
 
 export async function previewResults(input: { fileId: string; limit: number }): Promise<ResultPreview> {

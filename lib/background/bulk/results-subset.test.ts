@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { filterResults, NoVerdictColumnError, previewRows } from './results-subset';
+import { csvBlocks, filterResults, NoVerdictColumnError, previewRows } from './results-subset';
 
 const RESULTS = [
   'Name,Email,Phone,verification_status,verification_reason,suggestion',
@@ -12,8 +12,8 @@ const RESULTS = [
 ].join('\r\n');
 
 const rowsOf = async (source: string, subset: Parameters<typeof filterResults>[1]) => {
-  const { parts, rows } = await filterResults(source, subset);
-  const parsed = Papa.parse<string[]>(parts.join(''), { skipEmptyLines: 'greedy' }).data;
+  const { blob, rows } = await filterResults(source, subset);
+  const parsed = Papa.parse<string[]>(await blob.text(), { skipEmptyLines: 'greedy' }).data;
   return { rows, parsed };
 };
 
@@ -67,8 +67,8 @@ describe('filterResults', () => {
       `b@x.test,+44 (0)20 7946 0958,"x;=2+5+cmd|' /C calc'!A0",'=1+1,valid`,
       'c@x.test,"-2	=A1",@SUM(A1),-,valid',
     ].join('\r\n');
-    const { parts } = await filterResults(other, 'deliverable');
-    const text = parts.join('');
+    const { blob } = await filterResults(other, 'deliverable');
+    const text = await blob.text();
     const lines = text.split('\r\n');
     expect(lines[1]).toBe(`a@x.test,+1 415 555 0101,"'=HYPERLINK(""http://evil.test"",""x"")",-5,valid`);
     expect(lines[2]).toBe(`b@x.test,+44 (0)20 7946 0958,"x;=2+5+cmd|' /C calc'!A0",'=1+1,valid`);
@@ -79,6 +79,61 @@ describe('filterResults', () => {
     await expect(filterResults('Name,Email\nAda,a@x.test\n', 'deliverable')).rejects.toBeInstanceOf(
       NoVerdictColumnError,
     );
+  });
+});
+
+/** A byte stream of `text` in pieces of `size` bytes (cutting through characters and records). */
+function streamOf(text: string, size: number): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) controller.close();
+      else controller.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
+}
+
+async function* pieces(list: string[]) {
+  yield* list;
+}
+
+describe('streaming', () => {
+  it('cuts blocks only at line feeds outside quotes', async () => {
+    const blocks: string[] = [];
+    for await (const block of csvBlocks(pieces(['a,"x\ny', '""z",1\nb,', '2\n', 'c,3']), 1))
+      blocks.push(block);
+    expect(blocks).toEqual(['a,"x\ny""z",1\n', 'b,2\n', 'c,3']);
+  });
+
+  it('reads a byte stream cut through characters and quoted line breaks, rows unchanged', async () => {
+    const lines = ['\uFEFFName,Email,verification_status'];
+    for (let i = 0; i < 20_000; i++) {
+      const name = i % 7 === 0 ? `"Zoë ""${i}""\nsecond line"` : `Zoë ${i}`;
+      lines.push(`${name},z${i}@x.test,${i % 4 === 0 ? 'deliverable' : 'risky'}`);
+    }
+    const text = `${lines.join('\r\n')}\r\n`;
+    const { blob, rows } = await filterResults(streamOf(text, 4093), 'deliverable');
+    expect(rows).toBe(5_000);
+    const parsed = Papa.parse<string[]>(await blob.text(), { skipEmptyLines: 'greedy' }).data;
+    expect(parsed[0]).toEqual(['Name', 'Email', 'verification_status']);
+    expect(parsed).toHaveLength(5_001);
+    expect(parsed[1]).toEqual(['Zoë "0"\nsecond line', 'z0@x.test', 'deliverable']);
+    expect(parsed[2]).toEqual(['Zoë 4', 'z4@x.test', 'deliverable']);
+    expect(parsed[5_000]?.[1]).toBe('z19996@x.test');
+  });
+
+  it('stops reading a stream without a verdict column', async () => {
+    let pulls = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulls += 1;
+        controller.enqueue(new TextEncoder().encode(`Name,Email\n${'Ada,a@x.test\n'.repeat(30_000)}`));
+      },
+    });
+    await expect(filterResults(body, 'deliverable')).rejects.toBeInstanceOf(NoVerdictColumnError);
+    expect(pulls).toBeLessThan(5);
   });
 });
 

@@ -1,9 +1,9 @@
 /**
  * Result subsets computed in the extension, so they work with any service: the results CSV is
- * parsed a chunk at a time (papaparse) and only the rows of the chosen verdicts are kept, header
- * first. Cells are written by the same rule as the service's results file (contract/src/csv-cell.ts):
- * a formula cell another service left as is goes out neutralised, one already neutralised stays
- * as it is, and a cell holding `;` or TAB is quoted.
+ * streamed, parsed a block of records at a time (papaparse) and only the rows of the chosen
+ * verdicts are kept, header first, in a Blob. Cells are written by the same rule as the service's
+ * results file (contract/src/csv-cell.ts): a formula cell another service left as is goes out
+ * neutralised, one already neutralised stays as it is, and a cell holding `;` or TAB is quoted.
  */
 
 import type { Verdict } from '@verimark/contract';
@@ -37,52 +37,127 @@ const statusColumnOf = (headers: readonly string[]) => columnOf(headers, STATUS_
 
 export class NoVerdictColumnError extends Error {}
 
-/** A CSV source papaparse streams: the results file, or its text. */
-type CsvSource = File | string;
+/** Text is cut into blocks of at least this many characters, each ending at a record boundary. */
+const BLOCK_CHARS = 256 * 1024;
+/** Kept CSV text is gathered into one Blob part per this many characters (few, large parts). */
+const PART_CHARS = 1024 * 1024;
+
+/** The text of a byte stream, decoded as UTF-8 a chunk at a time (a leading BOM dropped). */
+async function* textOf(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const text = decoder.decode(value, { stream: true });
+      if (text !== '') yield text;
+    }
+    const rest = decoder.decode();
+    if (rest !== '') yield rest;
+  } finally {
+    reader.releaseLock();
+  }
+}
 
 /**
- * The rows of `source` whose verdict is in `subset`, as CSV text parts (header first), and how
- * many rows were kept. Rejects with NoVerdictColumnError when the header has no verdict column.
+ * CSV text in blocks that end at a record boundary: a line feed outside quotes (a quoted cell
+ * may hold line breaks; an escaped quote `""` toggles twice, so the parity stays right).
  */
-export function filterResults(source: CsvSource, subset: Subset): Promise<{ parts: string[]; rows: number }> {
+export async function* csvBlocks(
+  chunks: AsyncIterable<string>,
+  minChars = BLOCK_CHARS,
+): AsyncGenerator<string> {
+  let buffer = '';
+  let scanned = 0;
+  let inQuotes = false;
+  let boundary = -1;
+  for await (const chunk of chunks) {
+    buffer += chunk;
+    for (let i = scanned; i < buffer.length; i++) {
+      const code = buffer.charCodeAt(i);
+      if (code === 34) inQuotes = !inQuotes;
+      else if (code === 10 && !inQuotes) boundary = i;
+    }
+    scanned = buffer.length;
+    if (boundary >= 0 && boundary + 1 >= minChars) {
+      yield buffer.slice(0, boundary + 1);
+      buffer = buffer.slice(boundary + 1);
+      scanned -= boundary + 1;
+      boundary = -1;
+    }
+  }
+  if (buffer !== '') yield buffer;
+}
+
+/** Kept text gathered into Blob parts, so no long list of strings (or copy of the file) is held. */
+class BlobBuilder {
+  private parts: Blob[] = [];
+  private pending: string[] = [];
+  private pendingChars = 0;
+
+  add(text: string): void {
+    this.pending.push(text);
+    this.pendingChars += text.length;
+    if (this.pendingChars >= PART_CHARS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending.length > 0) this.parts.push(new Blob(this.pending));
+    this.pending = [];
+    this.pendingChars = 0;
+  }
+
+  build(): Blob {
+    this.flush();
+    return new Blob(this.parts, { type: 'text/csv' });
+  }
+}
+
+/** A results CSV: its response body as it streams in, or (tests) its text. */
+type CsvSource = ReadableStream<Uint8Array> | string;
+
+async function* single(text: string): AsyncGenerator<string> {
+  yield text;
+}
+
+/**
+ * The rows of `source` whose verdict is in `subset`, as one CSV Blob (header first), and how
+ * many rows were kept. The source is read as it arrives, one block of records at a time (parsed
+ * with papaparse), so the whole file is never held. Rejects with NoVerdictColumnError when the
+ * header has no verdict column.
+ */
+export async function filterResults(
+  source: CsvSource,
+  subset: Subset,
+): Promise<{ blob: Blob; rows: number }> {
   const keep = KEEP[subset];
-  return new Promise((resolve, reject) => {
-    const parts: string[] = [];
-    let column: number | null = null;
-    let rows = 0;
-    let failed = false;
-    Papa.parse<string[]>(source as File, {
-      skipEmptyLines: 'greedy',
-      chunkSize: 256 * 1024,
-      chunk: ({ data }, parser) => {
-        if (failed) return;
-        let body = data;
-        if (column === null) {
-          const [header = [], ...rest] = data;
-          column = statusColumnOf(header);
-          if (column < 0) {
-            failed = true;
-            parser.abort();
-            reject(new NoVerdictColumnError('The results have no verdict column'));
-            return;
-          }
-          parts.push(csvLine(header));
-          body = rest;
-        }
-        const at = column;
-        const kept = body.filter((row) => {
-          const verdict = verdictOf(row[at] ?? '');
-          return verdict !== null && keep.has(verdict);
-        });
-        rows += kept.length;
-        if (kept.length > 0) parts.push(kept.map(csvLine).join(''));
-      },
-      complete: () => {
-        if (!failed) resolve({ parts, rows });
-      },
-      error: (err: Error) => reject(err),
+  const out = new BlobBuilder();
+  const text = typeof source === 'string' ? single(source) : textOf(source);
+  let column: number | null = null;
+  let rows = 0;
+  for await (const block of csvBlocks(text)) {
+    let body = Papa.parse<string[]>(block, { skipEmptyLines: 'greedy' }).data;
+    if (column === null) {
+      const [header, ...rest] = body;
+      if (!header) continue;
+      column = statusColumnOf(header);
+      if (column < 0) {
+        if (typeof source !== 'string') await source.cancel().catch(() => undefined);
+        throw new NoVerdictColumnError('The results have no verdict column');
+      }
+      out.add(csvLine(header));
+      body = rest;
+    }
+    const at = column;
+    const kept = body.filter((row) => {
+      const verdict = verdictOf(row[at] ?? '');
+      return verdict !== null && keep.has(verdict);
     });
-  });
+    rows += kept.length;
+    if (kept.length > 0) out.add(kept.map(csvLine).join(''));
+  }
+  return { blob: out.build(), rows };
 }
 
 /** The address column of a results file: the one whose values look most like addresses. */

@@ -29,7 +29,7 @@ function notifyBulkFinished(
   error: string | null,
 ) {
   if (phase === 'completed') {
-    return notify(`bulk-${jobId}`, t('bg_bulk_completed_title'), t('bg_bulk_completed', fileName));
+    return notify(`bulk-${jobId}`, t('bg_bulk_completed_title'), t('bg_bulk_completed_click', fileName));
   }
   return notify(
     `bulk-${jobId}`,

@@ -4,6 +4,8 @@ import { CONTENT_SCRIPT_MESSAGES, LOOKUP_MAX, type ProtocolMap } from '@/lib/sha
 import { fromMessageError } from '../../api/errors';
 import { startScriptedServer } from '../../api/testing/scripted-server';
 import { getApiKey } from '../../storage/api-key';
+import { getCached, getRecent, putCached } from '../../storage/verdict-cache';
+import { verdictView } from '../../testing/verdict-view';
 import { configure, fakeService, resetBackground } from '../testing/setup';
 import { isAllowed, type SenderInfo, senderKind } from './authorize';
 import { dispatch, handlers } from './router';
@@ -136,5 +138,24 @@ describe('dispatch', () => {
     expect(await getApiKey()).toBe('new-key');
     expect(JSON.stringify(await fakeBrowser.storage.local.get())).not.toContain('new-key');
     expect((await dispatch('getSettings', undefined, popup)).serviceUrl).toBe('https://verify.example.com');
+  });
+});
+
+describe('the options page’s "Forget API key" and "Clear cached verdicts"', () => {
+  it('forget the key and the cached verdicts, for extension pages only', async () => {
+    await dispatch('verifyEmail', { email: 'ann@example.com' }, popup).catch(() => undefined);
+    await putCached(verdictView('bob@example.com', 'deliverable'), 'catch_all', 24);
+    expect(await getCached('bob@example.com')).not.toBeNull();
+    expect((await rejection(dispatch('forgetApiKey', undefined, contentScript))).kind).toBe('bad_request');
+    expect((await rejection(dispatch('clearVerdictCache', undefined, contentScript))).kind).toBe(
+      'bad_request',
+    );
+    expect(await getApiKey()).toBe('secret-key');
+    expect(await dispatch('forgetApiKey', undefined, optionsTab)).toMatchObject({ hasApiKey: false });
+    expect(await getApiKey()).toBe('');
+    const { cleared } = await dispatch('clearVerdictCache', undefined, optionsTab);
+    expect(cleared).toBeGreaterThanOrEqual(1);
+    expect(await getCached('bob@example.com')).toBeNull();
+    expect(await getRecent(10)).toEqual([]);
   });
 });

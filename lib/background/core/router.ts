@@ -8,8 +8,9 @@ import type { GetDataType, GetReturnType } from '@webext-core/messaging';
 import { t } from '@/lib/shared/i18n';
 import { onMessage, type ProtocolMap, SUBSETS } from '@/lib/shared/messages';
 import { ApiError, fromMessageError } from '../../api/errors';
+import { setApiKey } from '../../storage/api-key';
 import { type BulkJob, dismissJob, getJobs, toBulkView } from '../../storage/jobs';
-import { getRecent } from '../../storage/verdict-cache';
+import { clearVerdicts, getRecent } from '../../storage/verdict-cache';
 import { downloadResults } from '../bulk/downloads';
 import { getFile } from '../bulk/file-record';
 import { pollBulkJobs } from '../bulk/poll';
@@ -61,6 +62,11 @@ export const handlers: { [K in Type]: Handler<K> } = {
   loadPopover: (_data, sender) => loadPopover(sender),
   getSettings: () => getSettingsView(),
   saveSettings: (data) => saveSettings(data),
+  forgetApiKey: async () => {
+    await setApiKey('', '');
+    return getSettingsView();
+  },
+  clearVerdictCache: async () => ({ cleared: await clearVerdicts() }),
   testConnection: (data) => testConnection(data ?? {}),
   recentLookups: (data) => getRecent(data.limit),
   startBulkUpload: async (data) => (await startBulkUpload(data)).view,

@@ -4,13 +4,15 @@ import { t } from '@/lib/shared/i18n';
 import { type ApiClient, createApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
-import { getApiKey } from '../../storage/api-key';
+import { getSavedKey } from '../../storage/api-key';
 import { getSettings } from '../../storage/settings';
 
+/** The key goes only to the origin it was saved for: the client refuses any other (lib/api/http.ts). */
 export async function getClient(): Promise<ApiClient> {
-  const [settings, apiKey] = await Promise.all([getSettings(), getApiKey()]);
+  const [settings, saved] = await Promise.all([getSettings(), getSavedKey()]);
   const url = checkServiceUrl(settings.serviceUrl);
   if (!url.ok) throw new ApiError('not_configured', t('bg_no_service_url'));
-  if (apiKey === '') throw new ApiError('not_configured', t('bg_no_api_key'));
-  return createApiClient({ baseUrl: url.url, apiKey });
+  if (!saved) throw new ApiError('not_configured', t('bg_no_api_key'));
+  if (saved.origin !== url.origin) throw new ApiError('not_configured', t('bg_key_other_origin'));
+  return createApiClient({ baseUrl: url.url, apiKey: saved.key, keyOrigin: saved.origin });
 }

@@ -1,7 +1,10 @@
 /** The key's balance from `GET /account`, when the service tells it (our service does; others may 404). */
 
-import type { Account } from '@verimark/contract';
+import { type Account, PATHS } from '@verimark/contract';
 import type { AccountView } from '@/lib/shared/messages';
+import { originOfUrl } from '../../storage/api-key';
+import { isRouteMissing, markRouteMissing } from '../../storage/missing-routes';
+import { getSettings } from '../../storage/settings';
 import { getClient } from '../core/service';
 
 export function toAccountView(data: Account | null): AccountView | null {
@@ -9,8 +12,14 @@ export function toAccountView(data: Account | null): AccountView | null {
   return { credits: data.credits, expiresAt: data.expires_at ?? null, label: data.label || null };
 }
 
+/** The balance; a service that answered 404 here is not asked again until the browser restarts. */
 export async function getAccount(): Promise<AccountView | null> {
-  return toAccountView(await (await getClient()).getAccount());
+  const client = await getClient();
+  const origin = originOfUrl((await getSettings()).serviceUrl);
+  if (await isRouteMissing(origin, PATHS.account)) return null;
+  const data = await client.getAccount();
+  if (data === null) await markRouteMissing(origin, PATHS.account);
+  return toAccountView(data);
 }
 
 /**

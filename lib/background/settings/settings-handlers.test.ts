@@ -1,8 +1,11 @@
 import { DESCRIPTIONS, ERRORS } from '@verimark/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../api/client';
 import { fail, ok, startScriptedServer } from '../../api/testing/scripted-server';
+import { getClient } from '../core/service';
 import { configure, resetBackground } from '../testing/setup';
-import { contentConfig, saveSettings, testConnection } from './settings-handlers';
+import { getAccount } from './account';
+import { contentConfig, getSettingsView, saveSettings, testConnection } from './settings-handlers';
 
 let server: Awaited<ReturnType<typeof startScriptedServer>>;
 const list = ok(DESCRIPTIONS.bulkFiles, { files: [], totalCount: 0, page: 1, pageSize: 1 });
@@ -131,6 +134,62 @@ describe('saveSettings', () => {
       autoVerifyBudget: 10,
       hasApiKey: false,
     });
+  });
+});
+
+describe('a saved key and its origin (attack: a typo or a planted service URL)', () => {
+  beforeEach(() => server.setScript(() => list));
+  it('never sends the old key to a new origin saved with an empty key field', async () => {
+    const other = await startScriptedServer(() => list);
+    try {
+      await configure(server.url, 'old-key');
+      const view = await saveSettings({ serviceUrl: other.url });
+      expect(view).toMatchObject({ serviceUrl: other.url, hasApiKey: false, apiKeyHint: '' });
+      expect(view.apiKeyElsewhere).toBe(new URL(server.url).origin);
+      // What a poll, the popup and a test would ask next.
+      await expect(getClient()).rejects.toMatchObject({ kind: 'not_configured' });
+      await expect(getAccount()).rejects.toMatchObject({ kind: 'not_configured' });
+      expect(await testConnection({})).toMatchObject({ ok: false });
+      expect(other.requests.filter((r) => r.headers['x-api-key'] === 'old-key')).toHaveLength(0);
+      // Back to the old origin: the key works there again.
+      await saveSettings({ serviceUrl: server.url });
+      expect((await getSettingsView()).hasApiKey).toBe(true);
+      await (await getClient()).listFiles({ page: 1, pageSize: 1 });
+      expect(server.requests.at(-1)?.headers['x-api-key']).toBe('old-key');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('sends the key to a new origin once the user confirms it, or types a key there', async () => {
+    const other = await startScriptedServer(() => list);
+    try {
+      await configure(server.url, 'old-key');
+      const view = await saveSettings({ serviceUrl: other.url, useSavedKeyHere: true });
+      expect(view).toMatchObject({ hasApiKey: true, apiKeyElsewhere: null });
+      await (await getClient()).listFiles({ page: 1, pageSize: 1 });
+      expect(other.requests.at(-1)?.headers['x-api-key']).toBe('old-key');
+      await saveSettings({ serviceUrl: server.url, apiKey: 'new-key' });
+      await (await getClient()).listFiles({ page: 1, pageSize: 1 });
+      expect(server.requests.at(-1)?.headers['x-api-key']).toBe('new-key');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('binds a key saved before any service URL to the first one', async () => {
+    await saveSettings({ apiKey: 'early-key' });
+    expect(await saveSettings({ serviceUrl: server.url })).toMatchObject({ hasApiKey: true });
+    await (await getClient()).listFiles({ page: 1, pageSize: 1 });
+    expect(server.requests.at(-1)?.headers['x-api-key']).toBe('early-key');
+  });
+
+  it('the client refuses to send a key to an origin other than its own', async () => {
+    const client = createApiClient({ baseUrl: server.url, apiKey: 'k', keyOrigin: 'https://a.example.com' });
+    await expect(client.listFiles({ page: 1, pageSize: 1 })).rejects.toMatchObject({
+      kind: 'not_configured',
+    });
+    expect(server.requests).toHaveLength(0);
   });
 });
 

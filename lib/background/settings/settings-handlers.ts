@@ -1,6 +1,6 @@
 /** getSettings / saveSettings / testConnection / contentConfig. The API key itself never leaves the background. */
 
-import { MODES } from '@verimark/contract';
+import { MODES, PATHS } from '@verimark/contract';
 import { badgeWords } from '@/lib/shared/badge-words';
 import { t } from '@/lib/shared/i18n';
 import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '@/lib/shared/messages';
@@ -8,13 +8,25 @@ import { siteEnabled } from '@/lib/shared/site-patterns';
 import { createApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
-import { getApiKey, setApiKey } from '../../storage/api-key';
+import { bindApiKey, getApiKeyFor, getSavedKey, originOfUrl, setApiKey } from '../../storage/api-key';
+import { markRouteMissing } from '../../storage/missing-routes';
 import { getSettings, normalizeSites, type Settings, updateSettings } from '../../storage/settings';
 import { keyFingerprint, toAccountView } from './account';
 
+/**
+ * A key counts as there only for the origin it was saved for (docs/design.md §5); one saved for
+ * another origin is told by its origin, so the options page can ask for the key again.
+ */
 export async function getSettingsView(): Promise<SettingsView> {
-  const [settings, apiKey] = await Promise.all([getSettings(), getApiKey()]);
-  return { ...settings, hasApiKey: apiKey !== '', apiKeyHint: keyFingerprint(apiKey) };
+  const [settings, saved] = await Promise.all([getSettings(), getSavedKey()]);
+  const origin = originOfUrl(settings.serviceUrl);
+  const usable = saved !== null && (saved.origin === origin || saved.origin === '');
+  return {
+    ...settings,
+    hasApiKey: usable,
+    apiKeyHint: usable ? keyFingerprint(saved.key) : '',
+    apiKeyElsewhere: saved !== null && !usable ? saved.origin : null,
+  };
 }
 
 const bad = (message: string) => new ApiError('bad_request', message, 400);
@@ -43,6 +55,9 @@ export async function saveSettings(patch: SettingsPatch): Promise<SettingsView> 
   if (patch.autoVerifyBudget !== undefined) {
     next.autoVerifyBudget = Math.round(validNumber(patch.autoVerifyBudget, 0, 10_000, t('options_budget')));
   }
+  if (patch.dailyAutoCap !== undefined) {
+    next.dailyAutoCap = Math.round(validNumber(patch.dailyAutoCap, 0, 100_000, 'Daily cap'));
+  }
   if (patch.enabledSites !== undefined) next.enabledSites = normalizeSites(patch.enabledSites);
   if (patch.sendGuardOffSites !== undefined) {
     if (!Array.isArray(patch.sendGuardOffSites)) throw bad(t('settings_bad_value'));
@@ -52,13 +67,25 @@ export async function saveSettings(patch: SettingsPatch): Promise<SettingsView> 
     if (typeof patch.sendGuardRisky !== 'boolean') throw bad(t('settings_bad_value'));
     next.sendGuardRisky = patch.sendGuardRisky;
   }
-  if (patch.apiKey !== undefined) {
-    // Visible ASCII only: anything else cannot travel in an HTTP header (and is a paste mistake).
-    if (/[^\x21-\x7e]/.test(patch.apiKey.trim())) throw bad(t('settings_key_characters'));
-    await setApiKey(patch.apiKey);
-  }
-  await updateSettings(next);
+  // Visible ASCII only: anything else cannot travel in an HTTP header (and is a paste mistake).
+  if (patch.apiKey !== undefined && /[^\x21-\x7e]/.test(patch.apiKey.trim()))
+    throw bad(t('settings_key_characters'));
+  const settings = await updateSettings(next);
+  const origin = originOfUrl(settings.serviceUrl);
+  if (patch.apiKey !== undefined) await setApiKey(patch.apiKey, origin);
+  else await keepKeyOrigin(origin, patch.useSavedKeyHere === true);
   return getSettingsView();
+}
+
+/**
+ * The stored key after the URL changed without a new key: it stays bound to the origin it was
+ * saved for, unless the user confirmed using it at the new one. A key saved before any URL
+ * (never sent anywhere) takes the first origin.
+ */
+async function keepKeyOrigin(origin: string, confirmed: boolean): Promise<void> {
+  const saved = await getSavedKey();
+  if (!saved || origin === '' || saved.origin === origin) return;
+  if (confirmed || saved.origin === '') await bindApiKey(origin);
 }
 
 /** A free call (the file list, one row) that proves URL, key and subscription; then the balance, where told. */
@@ -74,13 +101,20 @@ export async function testConnection(input: {
   // key typed beside it, so a mistyped (or planted) URL never receives the saved key.
   if (typedKey === '' && check.url !== saved)
     return { ok: false, kind: 'key_needed', message: t('options_test_key_needed') };
-  const apiKey = typedKey || (await getApiKey());
+  const apiKey = typedKey || (await getApiKeyFor(check.origin));
   if (apiKey === '') return { ok: false, kind: 'invalid_key', message: t('settings_key_missing') };
   const client = createApiClient({ baseUrl: check.url, apiKey, timeoutMs: 10_000, retry: { attempts: 1 } });
   try {
     await client.listFiles({ page: 1, pageSize: 1 });
     // The balance is a bonus: a service without `/account` (or a failure here) still passed.
-    const account = await client.getAccount().then(toAccountView, () => null);
+    const account = await client.getAccount().then(
+      async (data) => {
+        // Not there (404): the popup does not ask this service for it until the browser restarts.
+        if (data === null) await markRouteMissing(check.origin, PATHS.account);
+        return toAccountView(data);
+      },
+      () => null,
+    );
     return { ok: true, account };
   } catch (err) {
     const error = err instanceof ApiError ? err : new ApiError('server', String(err));

@@ -14,7 +14,7 @@ import {
   type ScriptedResponse,
   startScriptedServer,
 } from '../../api/testing/scripted-server';
-import { setApiKey } from '../../storage/api-key';
+import { originOfUrl, setApiKey } from '../../storage/api-key';
 import { idbStore } from '../../storage/idb';
 import type { BulkJob } from '../../storage/jobs';
 import { updateSettings } from '../../storage/settings';
@@ -32,7 +32,7 @@ export async function resetBackground(): Promise<void> {
 
 export async function configure(serviceUrl: string, apiKey = 'test-key'): Promise<void> {
   await updateSettings({ serviceUrl });
-  await setApiKey(apiKey);
+  await setApiKey(apiKey, originOfUrl(serviceUrl));
 }
 
 interface FakeServiceState {

@@ -16,6 +16,7 @@ import { getSettings } from '../../storage/settings';
 import { getCached } from '../../storage/verdict-cache';
 import type { SenderInfo } from '../core/authorize';
 import { addFound, checkAddressList, foundOf } from './content-found';
+import { takeDailyCredit } from './daily-cap';
 import { useAllowance } from './page-allowance';
 import { localVerdict, lookupCached, verifyEmail } from './verify';
 
@@ -65,7 +66,7 @@ const tabOf = (sender: SenderInfo) => sender.tab?.id ?? -1;
 const tabLimit = async () => (await getSettings()).autoVerifyBudget + EXPLICIT_ALLOWANCE;
 
 export async function verifyForContentScript(
-  data: { email: unknown },
+  data: { email: unknown; clicked?: unknown },
   sender: SenderInfo,
 ): Promise<VerdictView> {
   if (typeof data?.email !== 'string') throw new ApiError('bad_request', 'email must be a string');
@@ -76,16 +77,21 @@ export async function verifyForContentScript(
     tabLimit(),
     getCached(email, (await getSettings()).defaultMode),
   ]);
-  // Granted by the popup's "Verify all on this page" (page-allowance.ts): once, outside the cap.
-  const spend = async () => {
-    if (!(await useAllowance(email, sender))) await takeSpend(tabOf(sender), limit);
+  const clicked = data.clicked === true;
+  // Granted by the popup's "Verify all on this page" (page-allowance.ts): once, outside the caps.
+  // A credit nobody clicked for also counts against the daily cap across all tabs (daily-cap.ts),
+  // checked before the tab's window so a refusal there costs the tab nothing.
+  const spend = (paid: boolean) => async () => {
+    if (await useAllowance(email, sender)) return;
+    if (paid && !clicked) await takeDailyCredit();
+    await takeSpend(tabOf(sender), limit);
   };
   // A cached verdict costs no credit, but tells the page something: it counts like a spend.
   if (cached) {
-    await spend();
+    await spend(false)();
     return cached;
   }
-  return verifyEmail({ email }, { guard: spend });
+  return verifyEmail({ email }, { guard: spend(true) });
 }
 
 /**

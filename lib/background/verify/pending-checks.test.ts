@@ -4,11 +4,10 @@ import { browser } from 'wxt/browser';
 import { fromMessageError } from '../../api/errors';
 import { fail } from '../../api/testing/scripted-server';
 import { getPendingChecks } from '../../storage/pending-checks';
-import { updateSettings } from '../../storage/settings';
 import type { SenderInfo } from '../core/authorize';
 import { dispatch } from '../core/router';
 import { ensurePollAlarm, POLL_ALARM } from '../core/scheduler';
-import { countRequests, useFakeService } from '../testing/setup';
+import { configure, countRequests, useFakeService } from '../testing/setup';
 import { addFound, resetFound } from './content-found';
 import { resetSpends } from './content-verify';
 import { resetPendingBackoff, sendPendingChecks } from './pending-checks';
@@ -37,7 +36,7 @@ const recent = () => dispatch('recentLookups', { limit: 5 }, popup);
 
 describe('a single check the service could not be reached for', () => {
   it('is kept by the background, sent once when the service is back, and lands in recent lookups', async () => {
-    await updateSettings({ serviceUrl: OFFLINE });
+    await configure(OFFLINE);
     expect(await askFromPopup('ann@example.com')).toMatchObject({ kind: 'network' });
     // Asked again while offline: still one check kept.
     expect(await askFromPopup('ann@EXAMPLE.com')).toMatchObject({ kind: 'network' });
@@ -50,7 +49,7 @@ describe('a single check the service could not be reached for', () => {
     await sendPendingChecks({ force: true });
     expect(await getPendingChecks()).toHaveLength(1);
 
-    await updateSettings({ serviceUrl: env.server.url });
+    await configure(env.server.url);
     await sendPendingChecks({ force: true });
     expect(spends()).toBe(1);
     expect(await getPendingChecks()).toEqual([]);
@@ -61,9 +60,9 @@ describe('a single check the service could not be reached for', () => {
   });
 
   it('is not paid twice when the popup asks again as the service comes back', async () => {
-    await updateSettings({ serviceUrl: OFFLINE });
+    await configure(OFFLINE);
     await askFromPopup('bob@example.com');
-    await updateSettings({ serviceUrl: env.server.url });
+    await configure(env.server.url);
     const [view] = await Promise.all([askFromPopup('bob@example.com'), sendPendingChecks({ force: true })]);
     expect(view).toMatchObject({ status: 'deliverable' });
     await sendPendingChecks({ force: true });
@@ -72,9 +71,9 @@ describe('a single check the service could not be reached for', () => {
   });
 
   it('answered from the cache when the address was verified meanwhile: no credit, still in recent lookups', async () => {
-    await updateSettings({ serviceUrl: OFFLINE });
+    await configure(OFFLINE);
     await askFromPopup('cat@example.com');
-    await updateSettings({ serviceUrl: env.server.url });
+    await configure(env.server.url);
     await askFromPopup('dan@example.com'); // something else, paid
     await askFromPopup('cat@example.com'); // paid, and the kept check is satisfied by it
     const before = spends();
@@ -86,7 +85,7 @@ describe('a single check the service could not be reached for', () => {
 
   it("is kept only for the popup: a content script's check is not", async () => {
     await addFound(['eve@example.com'], page);
-    await updateSettings({ serviceUrl: OFFLINE });
+    await configure(OFFLINE);
     const err = await dispatch('verifyEmail', { email: 'eve@example.com' }, page).catch((e: unknown) =>
       fromMessageError(e),
     );
@@ -95,9 +94,9 @@ describe('a single check the service could not be reached for', () => {
   });
 
   it('refused when sent (no credits): kept with why, not sent again, until Retry gets its verdict', async () => {
-    await updateSettings({ serviceUrl: OFFLINE });
+    await configure(OFFLINE);
     await askFromPopup('fay@example.com');
-    await updateSettings({ serviceUrl: env.server.url });
+    await configure(env.server.url);
     env.service.state.override[PATHS.single] = fail(402, 'Insufficient credits');
     await sendPendingChecks({ force: true });
     expect(spends()).toBe(1);
@@ -128,9 +127,9 @@ describe('a single check the service could not be reached for', () => {
   });
 
   it('refused for the key (401): kept with why; Dismiss forgets it without sending', async () => {
-    await updateSettings({ serviceUrl: OFFLINE });
+    await configure(OFFLINE);
     await askFromPopup('gus@example.com');
-    await updateSettings({ serviceUrl: env.server.url });
+    await configure(env.server.url);
     env.service.state.override[PATHS.single] = fail(401, 'Invalid API key');
     await sendPendingChecks({ force: true });
     const [kept] = await dispatch('pendingChecks', {}, popup);
@@ -143,13 +142,13 @@ describe('a single check the service could not be reached for', () => {
   });
 
   it('refused, then asked again while still offline: waits to be sent again', async () => {
-    await updateSettings({ serviceUrl: OFFLINE });
+    await configure(OFFLINE);
     await askFromPopup('hal@example.com');
-    await updateSettings({ serviceUrl: env.server.url });
+    await configure(env.server.url);
     env.service.state.override[PATHS.single] = fail(400, 'Bad request');
     await sendPendingChecks({ force: true });
     expect((await getPendingChecks())[0]?.refused).toMatchObject({ kind: 'bad_request', status: 400 });
-    await updateSettings({ serviceUrl: OFFLINE });
+    await configure(OFFLINE);
     await askFromPopup('hal@example.com');
     expect(await getPendingChecks()).toEqual([
       { email: 'hal@example.com', mode: 'catch_all', force: false, queuedAt: expect.any(Number) },

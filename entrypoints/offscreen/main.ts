@@ -1,0 +1,3 @@
+import { startSubsetPage } from '@/lib/offscreen/subset-page';
+
+startSubsetPage();

@@ -1,0 +1,45 @@
+/**
+ * The daily cap on credits spent without a click (docs/design.md §5): every tab together may
+ * spend at most `dailyAutoCap` credits a calendar day on addresses nobody clicked. Past it a
+ * request is refused as `rate_limited`, which leaves the page's mark `unverified` (the user can
+ * still click it). Addresses the user asked for — a click, or "Verify all on this page" — are
+ * not counted.
+ */
+import { ApiError } from '../../api/errors';
+import { dailySpendItem } from '../../storage/content-spends';
+import { getSettings } from '../../storage/settings';
+
+/** The local calendar day of `now`, `YYYY-MM-DD`. */
+export function dayOf(now: number): string {
+  const date = new Date(now);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** Read, checked and written one at a time, so parallel requests from many tabs cannot overspend. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Takes one credit of today's cap, or rejects with `rate_limited` (retry after midnight) when it is used up. */
+export function takeDailyCredit(now = Date.now()): Promise<void> {
+  const run = queue.then(async () => {
+    const cap = (await getSettings()).dailyAutoCap;
+    const day = dayOf(now);
+    const stored = await dailySpendItem.getValue();
+    const spent = stored.day === day ? stored.spent : 0;
+    if (spent >= cap) {
+      const midnight = new Date(now);
+      midnight.setHours(24, 0, 0, 0);
+      const retry = Math.max(1, Math.ceil((midnight.getTime() - now) / 1000));
+      throw new ApiError('rate_limited', 'Daily limit of verifications on sight reached', null, retry);
+    }
+    await dailySpendItem.setValue({ day, spent: spent + 1 });
+  });
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/** Credits spent without a click today (for tests and the popup). */
+export async function spentToday(now = Date.now()): Promise<number> {
+  const stored = await dailySpendItem.getValue();
+  return stored.day === dayOf(now) ? stored.spent : 0;
+}
