@@ -11,7 +11,7 @@ export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   outDir: process.env.VERIMARK_OUT_DIR ?? '.output',
   // The sources archive (for Firefox's review) holds what builds the extension, not test output or data.
-  // The content script and its on-demand script go without webextension-polyfill (lib/content/browser.ts).
+  // The content script and its on-demand script go without webextension-polyfill (lib/content/extension/browser.ts).
   hooks: { 'vite:build:extendConfig': pageScriptsBrowser },
   zip: { excludeSources: ['test-results/**', '.data/**', '.output-*/**', 'server/**', 'bench/**'] },
   outDirTemplate: testBuild ? '{{browser}}-mv{{manifestVersion}}-test' : '{{browser}}-mv{{manifestVersion}}',

@@ -5,7 +5,8 @@
 
 import { API_KEY_HEADER, ErrorBodySchema } from '@verimark/contract';
 import * as v from 'valibot';
-import { ApiError, type ApiErrorKind } from './errors';
+import type { ApiErrorKind } from '../shared/views';
+import { ApiError } from './errors';
 
 export interface HttpConfig {
   baseUrl: string;

@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { CHECK_NAMES, FILE_STATES, MODES, REASONS, VERDICTS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { type MarkStatus, SUBSETS } from '@/lib/shared/messages';
+import { type MarkStatus, SUBSETS } from '@/lib/shared/views';
 import {
   checkFolders,
   checkPlaceholders,
@@ -19,6 +19,7 @@ const FOLDERS = [
   'lib/background',
   'lib/content',
   'lib/csv',
+  'lib/popover',
   'lib/shared',
   'lib/storage',
 ];

@@ -5,7 +5,7 @@
  */
 
 import { type MessageKey, t } from '@/lib/shared/i18n';
-import type { PendingCheckView } from '@/lib/shared/messages';
+import type { PendingCheckView } from '@/lib/shared/views';
 import { errorText } from '../error-text';
 import { statusText } from './verdict-text';
 

@@ -9,7 +9,8 @@
 import { checkEmail } from '@verimark/contract/address';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '@/lib/shared/i18n';
-import { type PendingCheckView, sendMessage, type VerdictView } from '@/lib/shared/messages';
+import { sendMessage } from '@/lib/shared/messages';
+import type { PendingCheckView, VerdictView } from '@/lib/shared/views';
 import { useAccount } from '../account';
 import { useApi, useRecovered } from '../api-status';
 import { useAnnounce } from '../live-status';

@@ -1,7 +1,7 @@
 /** Desktop notifications: bulk files that finished, and context-menu verdicts. */
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/shared/i18n';
-import type { VerdictView } from '@/lib/shared/messages';
+import type { VerdictView } from '@/lib/shared/views';
 import { type BulkJob, updateBulkJob } from '../../storage/jobs';
 
 const ICON = 'icon/128.png';

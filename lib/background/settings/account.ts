@@ -1,7 +1,7 @@
 /** The key's balance from `GET /account`, when the service tells it (our service does; others may 404). */
 
 import type { Account } from '@verimark/contract';
-import type { AccountView } from '@/lib/shared/messages';
+import type { AccountView } from '@/lib/shared/views';
 import { getClient } from '../core/service';
 
 export function toAccountView(data: Account | null): AccountView | null {

@@ -8,7 +8,7 @@
  */
 
 import { checkEmail } from '@verimark/contract/address';
-import type { VerdictView } from '@/lib/shared/messages';
+import type { VerdictView } from '@/lib/shared/views';
 import { ApiError } from '../../api/errors';
 import { spentItem } from '../../storage/content-spends';
 import { getSettings } from '../../storage/settings';

@@ -6,7 +6,7 @@
 
 import type { Mode } from '@verimark/contract';
 import { checkEmail } from '@verimark/contract/address';
-import type { VerdictView } from '@/lib/shared/messages';
+import type { VerdictView } from '@/lib/shared/views';
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { isRefusal, isRetryable } from '../../api/retry';
@@ -15,9 +15,9 @@ import { addJob, getJobs, removeJob, type SingleJob } from '../../storage/jobs';
 import { addPendingCheck, removePendingCheck } from '../../storage/pending-checks';
 import { getSettings } from '../../storage/settings';
 import { addRecent, getCached, getCachedMany, putCached } from '../../storage/verdict-cache';
-import { updateBadge } from '../core/badge';
-import { ensurePollAlarm } from '../core/scheduler';
+import { ensurePollAlarm } from '../core/poll-alarm';
 import { getClient } from '../core/service';
+import { updateBadge } from '../core/toolbar-badge';
 import { pollSingleTask } from './single-poller';
 
 /** How long a single task is followed before it counts as timed out. */

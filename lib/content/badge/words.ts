@@ -3,7 +3,7 @@
 import { REASONS } from '@verimark/contract';
 import { statusKey } from '@/lib/shared/badge-words';
 import { type MessageKey, t } from '@/lib/shared/i18n';
-import type { BadgeWords } from '@/lib/shared/messages';
+import type { BadgeWords } from '@/lib/shared/views';
 import type { PageStatus } from './status';
 
 /** Built on first use: the marking script never needs it (so the bundler leaves REASONS out). */

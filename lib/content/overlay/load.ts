@@ -7,14 +7,14 @@
  * nothing of it weighs on the marking script (README, "Benchmarks": its gzip size).
  */
 import { sendMessage } from '@/lib/shared/messages';
-import type { AddressBook } from '../address-book';
-import type { Badge } from '../badge/badge';
-import type { Marker } from '../marker';
+import type { Badge } from '../badge/mark-badge';
+import type { AddressBook } from '../marking/address-book';
+import type { Marker } from '../marking/marker';
 import type { GuardUi } from '../send-guard/guard';
 
 export const UI_GLOBAL = '__verimarkUi';
 
-/** The badges' popovers of one content script (lib/content/popovers.ts). */
+/** The badges' popovers of one content script (lib/popover/popovers.ts). */
 export interface PopoversApi {
   /** A person activated a badge: open its popover, or close it when it is already open. */
   toggle(el: Element, badge: Badge): void;
