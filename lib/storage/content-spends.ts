@@ -5,7 +5,11 @@
  * is cleared when the browser quits and is not readable by content scripts.
  */
 import { storage } from 'wxt/utils/storage';
+import { serialEditor } from './serial-edit';
 
 export const spentItem = storage.defineItem<Record<string, number[]>>('session:contentSpends', {
   fallback: {},
 });
+
+/** Every change of the spends, one at a time (serial-edit.ts). */
+export const spentEditor = serialEditor(spentItem);

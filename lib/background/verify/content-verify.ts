@@ -10,7 +10,7 @@
 import { checkEmail } from '@verimark/contract/address';
 import type { VerdictView } from '@/lib/shared/views';
 import { ApiError } from '../../api/errors';
-import { spentItem } from '../../storage/content-spends';
+import { spentEditor, spentItem } from '../../storage/content-spends';
 import { getSettings } from '../../storage/settings';
 import { getCached } from '../../storage/verdict-cache';
 import type { SenderInfo } from '../core/authorize';
@@ -22,35 +22,30 @@ export const SPEND_WINDOW_MS = 10 * 60_000;
 /** Spends per tab and window on top of the automatic budget (addresses the user asks for). */
 export const EXPLICIT_ALLOWANCE = 25;
 
-/** Spends are read, checked and written one at a time, so parallel requests cannot overspend. */
-let queue: Promise<unknown> = Promise.resolve();
-
 /**
  * Takes up to `wanted` units of `tabId`'s allowance (`limit` per window) and returns how many it
  * got; each unit is a credit spent or a cached verdict told to the tab.
  */
 function takeAllowance(tabId: number, limit: number, wanted: number, now = Date.now()): Promise<number> {
-  const run = queue.then(async () => {
-    const spent: Record<string, number[]> = {};
-    for (const [tab, times] of Object.entries(await spentItem.getValue())) {
+  // One edit at a time (serial-edit.ts), so parallel requests cannot overspend.
+  return spentEditor.edit((spent) => {
+    for (const [tab, times] of Object.entries(spent)) {
       const kept = times.filter((time) => now - time < SPEND_WINDOW_MS);
       if (kept.length > 0) spent[tab] = kept;
+      else delete spent[tab];
     }
     const recent = spent[tabId] ?? [];
     const granted = Math.max(0, Math.min(wanted, limit - recent.length));
     spent[tabId] = [...recent, ...Array<number>(granted).fill(now)];
     if (spent[tabId]?.length === 0) delete spent[tabId];
-    await spentItem.setValue(spent);
     return granted;
   });
-  queue = run.catch(() => undefined);
-  return run;
 }
 
 /** Records one spend for `tabId`, or rejects with `rate_limited` when the tab is over `limit`. */
 export async function takeSpend(tabId: number, limit: number, now = Date.now()): Promise<void> {
   if ((await takeAllowance(tabId, limit, 1, now)) === 1) return;
-  const oldest = (await spentItem.getValue())[tabId]?.[0] ?? now;
+  const oldest = (await spentEditor.read())[tabId]?.[0] ?? now;
   const retry = Math.ceil((SPEND_WINDOW_MS - (now - oldest)) / 1000);
   throw new ApiError('rate_limited', 'Too many verifications from this page; try again later', null, retry);
 }
