@@ -8,6 +8,7 @@
  */
 
 import { checkEmail } from '@verimark/contract/address';
+import { invalidVerdict } from '@/lib/shared/local-verdict';
 import type { VerdictView } from '@/lib/shared/views';
 import { ApiError } from '../../api/errors';
 import { spentEditor, spentItem } from '../../storage/content-spends';
@@ -16,7 +17,7 @@ import { getCached } from '../../storage/verdict-cache';
 import type { SenderInfo } from '../core/authorize';
 import { addFound, checkAddressList, foundOf } from './content-found';
 import { useAllowance } from './page-allowance';
-import { localVerdict, lookupCached, verifyEmail } from './verify';
+import { lookupCached, verifyEmail } from './verify';
 
 export const SPEND_WINDOW_MS = 10 * 60_000;
 /** Spends per tab and window on top of the automatic budget (addresses the user asks for). */
@@ -108,7 +109,7 @@ export async function lookupForContentScript(
   const result: Record<string, VerdictView | null> = Object.create(null);
   for (const { raw, email, valid } of checked) {
     if (!valid) {
-      result[raw] = localVerdict(email, 'invalid', 'invalid_syntax');
+      result[raw] = invalidVerdict(email);
       continue;
     }
     const view = Object.hasOwn(answers, raw) ? (answers[raw] ?? null) : null;

@@ -6,6 +6,7 @@
 
 import type { Mode } from '@verimark/contract';
 import { checkEmail } from '@verimark/contract/address';
+import { invalidVerdict, timedOutVerdict } from '@/lib/shared/local-verdict';
 import type { VerdictView } from '@/lib/shared/views';
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
@@ -30,20 +31,6 @@ export const singlePollTiming = { initialDelayMs: 500, maxDelayMs: 15_000 };
 const inFlight = new Map<string, Promise<VerdictView>>();
 const followers = new Map<string, Promise<VerdictView>>();
 
-export function localVerdict(email: string, status: 'invalid' | 'unknown', reason: string): VerdictView {
-  return {
-    email,
-    status,
-    reason,
-    checks: {},
-    mxHost: null,
-    suggestion: null,
-    verifiedAt: Date.now(),
-    cached: false,
-    extra: {},
-  };
-}
-
 async function finish(job: SingleJob, view: VerdictView, fromService: boolean): Promise<VerdictView> {
   if (fromService) {
     await putCached(view, job.mode, (await getSettings()).cacheTtlHours);
@@ -59,7 +46,7 @@ async function follow(client: ApiClient, job: SingleJob): Promise<VerdictView> {
     const data = await pollSingleTask(client, job.taskId, { deadline: job.deadline, ...singlePollTiming });
     if (data) return await finish(job, readVerdict(data, job.email), true);
     // Timed out on our side: answered as unknown, but not cached (the service may still finish).
-    return await finish(job, localVerdict(job.email, 'unknown', 'verification_timeout'), false);
+    return await finish(job, timedOutVerdict(job.email), false);
   } catch (err) {
     if (!keepAfter(err, job)) {
       await removeJob(job.id);
@@ -152,7 +139,7 @@ export async function verifyEmail(
   options: VerifyOptions = {},
 ): Promise<VerdictView> {
   const { email, valid } = checkEmail(input.email);
-  if (!valid) return localVerdict(email, 'invalid', 'invalid_syntax');
+  if (!valid) return invalidVerdict(email);
   const mode = input.mode ?? (await getSettings()).defaultMode;
   if (!input.force) {
     const cached = await getCached(email, mode);
@@ -174,7 +161,7 @@ export async function lookupCached(emails: string[]): Promise<Record<string, Ver
   // No prototype: an address a page wrote as `__proto__` is a key like any other.
   const result: Record<string, VerdictView | null> = Object.create(null);
   for (const { raw, email, valid } of checked) {
-    result[raw] = valid ? (cached.get(email) ?? null) : localVerdict(email, 'invalid', 'invalid_syntax');
+    result[raw] = valid ? (cached.get(email) ?? null) : invalidVerdict(email);
   }
   return result;
 }
