@@ -2,11 +2,13 @@
 import { type ApiClient, createApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
+import type { Settings } from '../../shared/views';
 import { getApiKey } from '../../storage/api-key';
 import { getSettings } from '../../storage/settings';
 
-export async function getClient(): Promise<ApiClient> {
-  const [settings, apiKey] = await Promise.all([getSettings(), getApiKey()]);
+/** `settings`: already read by the caller (one read per request), else read here. */
+export async function getClient(known?: Settings): Promise<ApiClient> {
+  const [settings, apiKey] = await Promise.all([known ?? getSettings(), getApiKey()]);
   const url = checkServiceUrl(settings.serviceUrl);
   if (!url.ok) throw new ApiError('not_configured', 'Set the service URL in the options page');
   if (apiKey === '') throw new ApiError('not_configured', 'Set the API key in the options page');

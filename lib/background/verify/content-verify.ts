@@ -9,7 +9,7 @@
 
 import { checkEmail } from '@verimark/contract/address';
 import { invalidVerdict } from '@/lib/shared/local-verdict';
-import type { VerdictView } from '@/lib/shared/views';
+import type { Settings, VerdictView } from '@/lib/shared/views';
 import { ApiError } from '../../api/errors';
 import { spentEditor, spentItem } from '../../storage/content-spends';
 import { getSettings } from '../../storage/settings';
@@ -17,7 +17,7 @@ import { getCached } from '../../storage/verdict-cache';
 import type { SenderInfo } from '../core/authorize';
 import { addFound, checkAddressList, foundOf } from './content-found';
 import { useAllowance } from './page-allowance';
-import { lookupCached, verifyEmail } from './verify';
+import { lookupCached, verifyChecked } from './verify';
 
 export const SPEND_WINDOW_MS = 10 * 60_000;
 /** Spends per tab and window on top of the automatic budget (addresses the user asks for). */
@@ -57,21 +57,21 @@ export async function resetSpends(): Promise<void> {
 }
 
 const tabOf = (sender: SenderInfo) => sender.tab?.id ?? -1;
-const tabLimit = async () => (await getSettings()).autoVerifyBudget + EXPLICIT_ALLOWANCE;
+const tabLimit = (settings: Settings) => settings.autoVerifyBudget + EXPLICIT_ALLOWANCE;
 
+/** The address is normalised once, the settings and its cache entry read once (verifyChecked). */
 export async function verifyForContentScript(
   data: { email: unknown },
   sender: SenderInfo,
 ): Promise<VerdictView> {
   if (typeof data?.email !== 'string') throw new ApiError('bad_request', 'email must be a string');
   const { email, valid } = checkEmail(data.email);
-  if (!valid) return verifyEmail({ email }); // decided locally: free, and tells nothing
+  if (!valid) return invalidVerdict(email); // decided locally: free, and tells nothing
   if (!(await foundOf([email], sender)).has(email))
     throw new ApiError('bad_request', 'This address was not found on the page');
-  const [limit, cached] = await Promise.all([
-    tabLimit(),
-    getCached(email, (await getSettings()).defaultMode),
-  ]);
+  const settings = await getSettings();
+  const limit = tabLimit(settings);
+  const cached = await getCached(email, settings.defaultMode);
   // Granted by the popup's "Verify all on this page" (page-allowance.ts): once, outside the cap.
   const spend = async () => {
     if (!(await useAllowance(email, sender))) await takeSpend(tabOf(sender), limit);
@@ -81,7 +81,7 @@ export async function verifyForContentScript(
     await spend();
     return cached;
   }
-  return verifyEmail({ email }, { guard: spend });
+  return verifyChecked({ email, mode: settings.defaultMode, force: false }, settings, { guard: spend });
 }
 
 /**
@@ -104,7 +104,7 @@ export async function lookupForContentScript(
   } else found = await foundOf(valid, sender);
   const answers = await lookupCached(raws.filter((_, i) => found.has(checked[i]?.email ?? '')));
   const hits = Object.values(answers).filter((view) => view !== null).length;
-  let granted = hits > 0 ? await takeAllowance(tabOf(sender), await tabLimit(), hits) : 0;
+  let granted = hits > 0 ? await takeAllowance(tabOf(sender), tabLimit(await getSettings()), hits) : 0;
   // No prototype: an address a page wrote as `__proto__` is a key like any other.
   const result: Record<string, VerdictView | null> = Object.create(null);
   for (const { raw, email, valid } of checked) {
