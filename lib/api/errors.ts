@@ -4,7 +4,7 @@
  * (`kind`, `status`, `retryAfterSeconds`) into the error the sender receives, and
  * `fromMessageError` rebuilds the ApiError from them, so every context shows the same kinds.
  */
-import { API_ERROR_KINDS, type ApiErrorKind } from '../shared/views';
+import { API_ERROR_KINDS, type ApiErrorKind } from '@/lib/shared/views';
 import { type ApiErrorFields, apiErrorFields } from './error-fields';
 
 const KINDS: ReadonlySet<string> = new Set(API_ERROR_KINDS);

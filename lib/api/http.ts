@@ -5,7 +5,7 @@
 
 import { API_KEY_HEADER, ErrorBodySchema } from '@verimark/contract';
 import * as v from 'valibot';
-import type { ApiErrorKind } from '../shared/views';
+import type { ApiErrorKind } from '@/lib/shared/views';
 import { ApiError } from './errors';
 
 export interface HttpConfig {

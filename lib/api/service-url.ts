@@ -2,7 +2,7 @@
  * Which service URLs are accepted: HTTPS, or plain HTTP to loopback only (the key travels in a
  * header and must not cross a network in clear text).
  */
-import { isLoopbackHost } from '../shared/loopback';
+import { isLoopbackHost } from '@/lib/shared/loopback';
 
 type ServiceUrlCheck =
   | { ok: true; url: string; origin: string; loopback: boolean }

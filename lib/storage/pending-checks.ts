@@ -10,7 +10,7 @@
 
 import type { Mode } from '@verimark/contract';
 import { get, update } from 'idb-keyval';
-import type { CheckRefusal } from '../shared/views';
+import type { CheckRefusal } from '@/lib/shared/views';
 import { idbStore } from './idb';
 
 export interface PendingCheck {

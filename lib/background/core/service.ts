@@ -1,8 +1,9 @@
 /** The API client for the configured service, or a `not_configured` error. */
+
+import type { Settings } from '@/lib/shared/views';
 import { type ApiClient, createApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
-import type { Settings } from '../../shared/views';
 import { getApiKey } from '../../storage/api-key';
 import { getSettings } from '../../storage/settings';
 

@@ -3,11 +3,16 @@
 import { MODES } from '@verimark/contract';
 import { badgeWords } from '@/lib/shared/badge-words';
 import { siteEnabled } from '@/lib/shared/site-patterns';
-import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '@/lib/shared/views';
+import type {
+  ConnectionResult,
+  ContentConfig,
+  Settings,
+  SettingsPatch,
+  SettingsView,
+} from '@/lib/shared/views';
 import { createApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
-import type { Settings } from '../../shared/views';
 import { getApiKey, setApiKey } from '../../storage/api-key';
 import { getSettings, normalizeSites, updateSettings } from '../../storage/settings';
 import { keyFingerprint, toAccountView } from './account';
