@@ -37,7 +37,7 @@ export const SOURCES = [
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   outDir: process.env.VERIMARK_OUT_DIR ?? '.output',
-  // The content script and its on-demand script go without webextension-polyfill (lib/content/browser.ts).
+  // The content script and its on-demand script go without webextension-polyfill (lib/content/extension/browser.ts).
   hooks: { 'vite:build:extendConfig': pageScriptsBrowser },
   // The sources archive (for Firefox's review) holds what builds the extension and nothing else: an
   // allow-list, so no test, bench, service code, data or stray local file slips in. `npm run

@@ -8,7 +8,7 @@
 import { checkEmail } from '@verimark/contract/address';
 import { Window } from 'happy-dom';
 import { extractTarget, TARGET_SELECTOR } from '../lib/content/extract/targets';
-import { scanTree } from '../lib/content/scan';
+import { scanTree } from '../lib/content/marking/scan';
 
 const ROWS = 5_000;
 const RUNS = 5;

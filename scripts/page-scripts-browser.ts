@@ -1,16 +1,16 @@
 /**
  * A WXT hook (vite:build:extendConfig): the scripts that run in web pages — content scripts and
- * unlisted scripts (the on-demand popover script) — get `wxt/browser` from lib/content/browser.ts
+ * unlisted scripts (the on-demand popover script) — get `wxt/browser` from lib/content/extension/browser.ts
  * (the browser's own API object) instead of webextension-polyfill, which the
  * @wxt-dev/webextension-polyfill module sets for every build. The background and the extension's
- * pages keep the polyfill. Why it is safe for page scripts: lib/content/browser.ts.
+ * pages keep the polyfill. Why it is safe for page scripts: lib/content/extension/browser.ts.
  */
 import { fileURLToPath } from 'node:url';
 import type { Alias, AliasOptions, InlineConfig } from 'vite';
 
-export const PAGE_BROWSER = fileURLToPath(new URL('../lib/content/browser.ts', import.meta.url));
-/** The content script's own slim context (lib/content/context.ts), in place of WXT's. */
-const CONTENT_CONTEXT = fileURLToPath(new URL('../lib/content/context.ts', import.meta.url));
+export const PAGE_BROWSER = fileURLToPath(new URL('../lib/content/extension/browser.ts', import.meta.url));
+/** The content script's own slim context (lib/content/extension/context.ts), in place of WXT's. */
+const CONTENT_CONTEXT = fileURLToPath(new URL('../lib/content/extension/context.ts', import.meta.url));
 
 const PAGE_SCRIPT_TYPES = new Set(['content-script', 'unlisted-script']);
 

@@ -1,7 +1,7 @@
 /** The text shown for a "Test connection" result. */
 
 import { t } from '@/lib/shared/i18n';
-import type { AccountView, ConnectionResult } from '@/lib/shared/messages';
+import type { AccountView, ConnectionResult } from '@/lib/shared/views';
 
 /** " Balance: 1,000 credits." when the service tells it, else ''. */
 function balanceText(account: AccountView | null | undefined): string {

@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import type { SettingsView } from '@/lib/shared/messages';
+import type { SettingsView } from '@/lib/shared/views';
 import { OptionsApp } from './options-app';
 import { buttonIn, flush, labelledIn, useOptionsPage } from './testing/options-page';
 

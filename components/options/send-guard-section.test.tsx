@@ -2,7 +2,7 @@
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SettingsPatch, SettingsView } from '@/lib/shared/messages';
+import type { SettingsPatch, SettingsView } from '@/lib/shared/views';
 import { SendGuardSection } from './send-guard-section';
 import { flush } from './testing/options-page';
 

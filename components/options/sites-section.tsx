@@ -7,7 +7,8 @@
 import { useState } from 'preact/hooks';
 import { fromMessageError } from '@/lib/api/errors';
 import { t } from '@/lib/shared/i18n';
-import { type SettingsView, sendMessage } from '@/lib/shared/messages';
+import { sendMessage } from '@/lib/shared/messages';
+import type { SettingsView } from '@/lib/shared/views';
 import { disableSite, enableSite } from '../site-toggle/enable-site';
 import { SuggestedList } from './suggested-list';
 

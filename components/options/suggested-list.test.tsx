@@ -2,7 +2,7 @@
 import { act } from 'preact/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
-import type { SettingsView } from '@/lib/shared/messages';
+import type { SettingsView } from '@/lib/shared/views';
 import type * as Suggested from '../site-toggle/suggested-sites';
 import { buttonIn, flush, useOptionsPage } from './testing/options-page';
 

@@ -6,7 +6,8 @@
 import { type ComponentChildren, createContext } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks';
 import { t } from '@/lib/shared/i18n';
-import { type AccountView, sendMessage } from '@/lib/shared/messages';
+import { sendMessage } from '@/lib/shared/messages';
+import type { AccountView } from '@/lib/shared/views';
 import { useApi, useRecovered } from './api-status';
 import { formatNumber } from './format';
 

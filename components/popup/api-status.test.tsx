@@ -3,7 +3,8 @@ import { act } from 'preact/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api/errors';
 import { asReceived } from '@/lib/api/testing/api-error';
-import { type ApiCall, type ApiStatus, ApiStatusProvider, useApi, useApiStatus } from './api-status';
+import { type ApiCall, ApiStatusProvider, useApi, useApiStatus } from './api-status';
+import type { ApiStatus } from './service-watch';
 import { mountEachTest } from './testing/mount-each';
 
 let call: ApiCall;

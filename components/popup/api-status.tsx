@@ -10,15 +10,7 @@ import { type ComponentChildren, createContext } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiError, fromMessageError } from '@/lib/api/errors';
 import { sleep } from '@/lib/api/retry';
-import { useServiceWatch } from './service-watch';
-
-export interface ApiStatus {
-  error: ApiError | null;
-  /** Which kind of call failed (e.g. `verify`); its own success clears the error. */
-  source?: string;
-  /** Seconds until the retry of a rate-limited call, when one is waiting. */
-  retryIn: number | null;
-}
+import { type ApiStatus, useServiceWatch } from './service-watch';
 
 interface ApiContextValue {
   status: ApiStatus;

@@ -4,9 +4,17 @@
  * banner goes and `onRecovered` lets the panels reload (and send a check queued while offline).
  */
 import { useCallback, useEffect, useRef } from 'preact/hooks';
-import { fromMessageError } from '@/lib/api/errors';
+import { type ApiError, fromMessageError } from '@/lib/api/errors';
 import { sendMessage } from '@/lib/shared/messages';
-import type { ApiStatus } from './api-status';
+
+/** What the popup knows of the service after its last call (api-status.tsx holds it). */
+export interface ApiStatus {
+  error: ApiError | null;
+  /** Which kind of call failed (e.g. `verify`); its own success clears the error. */
+  source?: string;
+  /** Seconds until the retry of a rate-limited call, when one is waiting. */
+  retryIn: number | null;
+}
 
 /** Errors that can end without the user doing anything: the popup checks again by itself. */
 const WATCHED = new Set(['network', 'server']);

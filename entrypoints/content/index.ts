@@ -1,10 +1,11 @@
-import { startMarking } from '@/lib/content/controller';
-import { backgroundApi, contentConfig, isOneShot } from '@/lib/content/messaging';
-import { hrefWatcher, LOCATION_CHECK_MS } from '@/lib/content/navigation';
+// biome-ignore-all assist/source/organizeImports: the bundle's module order follows these imports, and this order compresses best (test/e2e/bundle-size.test.ts).
+import { startMarking } from '@/lib/content/marking/controller';
+import { backgroundApi, contentConfig, isOneShot } from '@/lib/content/extension/messaging';
+import { hrefWatcher, LOCATION_CHECK_MS } from '@/lib/content/marking/navigation';
 import { loadUi } from '@/lib/content/overlay/load';
-import { listenToPopup } from '@/lib/content/page-actions';
+import { listenToPopup } from '@/lib/content/extension/page-actions';
 import { startSendGuard } from '@/lib/content/send-guard/guard';
-import { useBadgeWords } from '@/lib/content/words';
+import { useBadgeWords } from '@/lib/content/badge/words';
 
 const DEFAULT_BUDGET = 25;
 const INVALIDATION_CHECK_MS = 2000;
@@ -30,7 +31,7 @@ export default defineContentScript({
       onStarted: (marker, book) => {
         if (window === window.top) listenToPopup(marker, book, ctx.signal);
       },
-      // Our own comparison of location.href, never page-dispatchable events (navigation.ts).
+      // Our own comparison of location.href, never page-dispatchable events (lib/content/marking/navigation.ts).
       onLocationChange: (listener) => {
         ctx.setInterval(hrefWatcher(window, listener), LOCATION_CHECK_MS);
       },

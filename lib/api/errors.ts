@@ -4,21 +4,10 @@
  * (`kind`, `status`, `retryAfterSeconds`) into the error the sender receives, and
  * `fromMessageError` rebuilds the ApiError from them, so every context shows the same kinds.
  */
+import { API_ERROR_KINDS, type ApiErrorKind } from '@/lib/shared/views';
 import { type ApiErrorFields, apiErrorFields } from './error-fields';
 
-const KIND_LIST = [
-  'invalid_key', // 401
-  'payment_required', // 402 (subscription or insufficient credits)
-  'rate_limited', // 429, with retryAfterSeconds
-  'bad_request', // 400, with the service's message
-  'not_found', // 404
-  'too_large', // 413
-  'network', // fetch failed: offline, DNS, refused, CORS
-  'server', // 5xx or a response that does not match the contract
-  'not_configured', // no service URL or API key set
-] as const;
-export type ApiErrorKind = (typeof KIND_LIST)[number];
-const KINDS: ReadonlySet<string> = new Set(KIND_LIST);
+const KINDS: ReadonlySet<string> = new Set(API_ERROR_KINDS);
 
 export class ApiError extends Error {
   override readonly name = 'ApiError';

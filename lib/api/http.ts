@@ -6,7 +6,8 @@
 import { API_KEY_HEADER, ErrorBodySchema } from '@verimark/contract';
 import * as v from 'valibot';
 import { t } from '@/lib/shared/i18n';
-import { ApiError, type ApiErrorKind } from './errors';
+import type { ApiErrorKind } from '@/lib/shared/views';
+import { ApiError } from './errors';
 
 export interface HttpConfig {
   baseUrl: string;

@@ -4,15 +4,11 @@ import { t } from '@/lib/shared/i18n';
  * Which service URLs are accepted: HTTPS, or plain HTTP to loopback only (the key travels in a
  * header and must not cross a network in clear text).
  */
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+import { isLoopbackHost } from '@/lib/shared/loopback';
 
 type ServiceUrlCheck =
   | { ok: true; url: string; origin: string; loopback: boolean }
   | { ok: false; message: string };
-
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK.has(hostname.toLowerCase());
-}
 
 export function checkServiceUrl(input: string): ServiceUrlCheck {
   const trimmed = input.trim();

@@ -5,7 +5,7 @@
  */
 
 import { normalizeEmail } from '@verimark/contract/address';
-import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
+import type { MarkStatus, VerdictView } from '@/lib/shared/views';
 
 type Verdict = Extract<MarkStatus, 'deliverable' | 'undeliverable' | 'risky' | 'unknown'>;
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing';
 import { addJob, getJobs } from '../storage/jobs';
 import { getCached } from '../storage/verdict-cache';
-import { POLL_ALARM } from './core/scheduler';
+import { POLL_ALARM } from './core/poll-alarm';
 import { onAlarm, resume, startBackground } from './main';
 import { bulkJob, countRequests, until, useFakeService } from './testing/setup';
 import { singlePollTiming } from './verify/verify';

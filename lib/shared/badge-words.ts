@@ -5,8 +5,7 @@
  * costs in CPU profiles of a bench load, the page's main thread waiting on it.
  */
 import { type MessageKey, t } from './i18n';
-import type { BadgeWords } from './messages';
-import type { PageStatus } from './page-messages';
+import type { BadgeWords, PageStatus } from './views';
 
 /** Each status's message: the popup's word, and the content script's own for `unverified`. */
 export function statusKey(status: PageStatus): MessageKey {

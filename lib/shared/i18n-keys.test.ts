@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHECK_NAMES, FILE_STATES, MODES, REASONS, VERDICTS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { type MarkStatus, SUBSETS } from '@/lib/shared/messages';
+import { type MarkStatus, SUBSETS } from '@/lib/shared/views';
 import {
   checkFolders,
   checkPlaceholders,
@@ -26,6 +26,7 @@ const FOLDERS = [
   'lib/background',
   'lib/content',
   'lib/csv',
+  'lib/popover',
   'lib/shared',
   'lib/storage',
 ];

@@ -3,8 +3,9 @@
  * the permission request and the content-script registration. A host covers its subdomains,
  * as contentConfig decides (lib/background/settings/settings-handlers.ts).
  */
-import { isLoopbackHost } from '../api/service-url';
+
 import { isTestBuild } from './build';
+import { isLoopbackHost } from './loopback';
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 

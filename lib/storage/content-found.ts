@@ -5,6 +5,7 @@
  * cleared when the browser quits and is not readable by content scripts.
  */
 import { storage } from 'wxt/utils/storage';
+import { serialEditor } from './serial-edit';
 
 export interface FrameFound {
   origin: string;
@@ -14,3 +15,6 @@ export interface FrameFound {
 export const foundItem = storage.defineItem<Record<string, FrameFound>>('session:contentFound', {
   fallback: {},
 });
+
+/** Every change of the found sets, one at a time (serial-edit.ts). */
+export const foundEditor = serialEditor(foundItem);

@@ -5,6 +5,7 @@
  * is cleared when the browser quits and is not readable by content scripts.
  */
 import { storage } from 'wxt/utils/storage';
+import { serialEditor } from './serial-edit';
 
 export const spentItem = storage.defineItem<Record<string, number[]>>('session:contentSpends', {
   fallback: {},
@@ -23,3 +24,5 @@ export interface DailySpend {
 export const dailySpendItem = storage.defineItem<DailySpend>('local:dailyContentSpend', {
   fallback: { day: '', spent: 0 },
 });
+/** Every change of the spends, one at a time (serial-edit.ts). */
+export const spentEditor = serialEditor(spentItem);

@@ -6,7 +6,7 @@
 
 import type { Mode } from '@verimark/contract';
 import { get, update } from 'idb-keyval';
-import type { BulkJobView } from '@/lib/shared/messages';
+import type { BulkJobView } from '@/lib/shared/views';
 import { idbStore } from './idb';
 
 export interface SingleJob {

@@ -5,6 +5,7 @@
  * worker stops after 30 s idle); cleared when the browser quits, not readable by content scripts.
  */
 import { storage } from 'wxt/utils/storage';
+import { serialEditor } from './serial-edit';
 
 export interface PageAllowance {
   origin: string;
@@ -15,3 +16,6 @@ export interface PageAllowance {
 export const allowanceItem = storage.defineItem<Record<string, PageAllowance>>('session:pageAllowances', {
   fallback: {},
 });
+
+/** Every change of the allowances, one at a time (serial-edit.ts). */
+export const allowanceEditor = serialEditor(allowanceItem);

@@ -10,15 +10,8 @@
 
 import type { Mode } from '@verimark/contract';
 import { get, update } from 'idb-keyval';
-import type { ApiErrorKind } from '../api/errors';
+import type { CheckRefusal } from '@/lib/shared/views';
 import { idbStore } from './idb';
-
-/** Why the service refused a kept check when it was sent (nothing was paid). */
-export interface CheckRefusal {
-  kind: ApiErrorKind;
-  status: number | null;
-  message: string;
-}
 
 export interface PendingCheck {
   email: string;

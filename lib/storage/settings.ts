@@ -3,27 +3,11 @@
  * is readable by content scripts, so the key lives in extension-origin IndexedDB (api-key.ts).
  */
 
-import { DEFAULT_MODE, MODES, type Mode } from '@verimark/contract';
+import { DEFAULT_MODE, MODES } from '@verimark/contract';
 import * as v from 'valibot';
 import { storage } from 'wxt/utils/storage';
 import { siteFromInput } from '@/lib/shared/site-patterns';
-
-export interface Settings {
-  serviceUrl: string;
-  defaultMode: Mode;
-  /** Lifetime of a definitive verdict in the cache. */
-  cacheTtlHours: number;
-  /** Host names where the content script marks addresses (e.g. `crm.example.com`). */
-  enabledSites: string[];
-  /** Addresses the content script may verify automatically per page. */
-  autoVerifyBudget: number;
-  /** Enabled sites where the send guard is switched off (it is on wherever marking is on). */
-  sendGuardOffSites: string[];
-  /** The send guard also warns for `risky` recipients. */
-  sendGuardRisky: boolean;
-  /** Credits content scripts may spend without a click per day, across all tabs (docs/design.md §5). */
-  dailyAutoCap: number;
-}
+import type { Settings } from '@/lib/shared/views';
 
 export const SETTINGS_VERSION = 4;
 export const DEFAULT_SETTINGS: Settings = {

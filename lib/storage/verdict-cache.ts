@@ -5,7 +5,7 @@
 
 import type { Mode } from '@verimark/contract';
 import { clear, del, get, getMany, keys, set, update } from 'idb-keyval';
-import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
+import type { MarkStatus, VerdictView } from '@/lib/shared/views';
 import { idbStore } from './idb';
 
 interface Entry {

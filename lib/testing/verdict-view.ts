@@ -1,5 +1,5 @@
 /** Test support: a verdict as the background hands it out, with no checks, reason or suggestion. */
-import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
+import type { MarkStatus, VerdictView } from '@/lib/shared/views';
 
 export function verdictView(email: string, status: MarkStatus, more: Partial<VerdictView> = {}): VerdictView {
   return {

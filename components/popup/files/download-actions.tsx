@@ -1,7 +1,8 @@
 /** "Download" (all rows) and "More download options" (subsets) for one completed file. */
 
 import { t } from '@/lib/shared/i18n';
-import { type Subset, sendMessage } from '@/lib/shared/messages';
+import { sendMessage } from '@/lib/shared/messages';
+import type { Subset } from '@/lib/shared/views';
 import { useApi } from '../api-status';
 import { formatNumber } from '../format';
 import { useAnnounce } from '../live-status';

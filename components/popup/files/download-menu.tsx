@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '@/lib/shared/i18n';
-import { SUBSETS, type Subset } from '@/lib/shared/messages';
+import { SUBSETS, type Subset } from '@/lib/shared/views';
 
 export function DownloadMenu({
   id,

@@ -3,7 +3,8 @@
 import { VERDICTS, type Verdict } from '@verimark/contract';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '@/lib/shared/i18n';
-import { type ResultPreview, sendMessage } from '@/lib/shared/messages';
+import { sendMessage } from '@/lib/shared/messages';
+import type { ResultPreview } from '@/lib/shared/views';
 import { useApi } from '../api-status';
 import { reasonText } from '../verify/verdict-text';
 

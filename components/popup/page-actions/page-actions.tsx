@@ -8,7 +8,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
-import { type PageAddress, sendPageMessage } from '@/lib/shared/page-messages';
+import { sendPageMessage } from '@/lib/shared/page-messages';
+import type { PageAddress } from '@/lib/shared/views';
 import { useInterval } from '../use-interval';
 import { addressesToVerify, pageCsv, summaryText, toVerify, verifyAllLabel } from './page-summary';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
-import type { PageAddress } from '@/lib/shared/page-messages';
+import type { PageAddress } from '@/lib/shared/views';
 import { pageCsv, summaryText, toVerify, verifyAllLabel } from './page-summary';
 
 const page: PageAddress[] = [

@@ -1,6 +1,6 @@
 /** What the page actions show: counts by status in words, the cost of "Verify all", and the CSV. */
 import { type MessageKey, t } from '@/lib/shared/i18n';
-import type { PageAddress, PageStatus } from '@/lib/shared/page-messages';
+import type { PageAddress, PageStatus } from '@/lib/shared/views';
 
 /** Order of the counts in the summary: verdicts first, then what still needs the user. */
 const ORDER: readonly PageStatus[] = [

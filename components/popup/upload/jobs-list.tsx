@@ -1,7 +1,8 @@
 /** Uploads this browser started, newest first, with their progress and what can be done with each. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { t } from '@/lib/shared/i18n';
-import { type BulkJobView, sendMessage } from '@/lib/shared/messages';
+import { sendMessage } from '@/lib/shared/messages';
+import type { BulkJobView } from '@/lib/shared/views';
 import { useApi } from '../api-status';
 import { useAnnounce } from '../live-status';
 import { useInterval } from '../use-interval';

@@ -4,7 +4,7 @@ import { MODES, type Mode } from '@verimark/contract';
 import { useEffect, useState } from 'preact/hooks';
 import type { PreflightSummary } from '@/lib/csv/preflight';
 import { t } from '@/lib/shared/i18n';
-import type { AccountView } from '@/lib/shared/messages';
+import type { AccountView } from '@/lib/shared/views';
 import { formatNumber } from '../format';
 import { columnDoubt } from './column-doubt';
 

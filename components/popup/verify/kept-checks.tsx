@@ -6,7 +6,7 @@
 
 import { errorText } from '@/lib/shared/error-text';
 import { type MessageKey, t } from '@/lib/shared/i18n';
-import type { PendingCheckView } from '@/lib/shared/messages';
+import type { PendingCheckView } from '@/lib/shared/views';
 import { statusText } from './verdict-text';
 
 type Refusal = NonNullable<PendingCheckView['refused']>;

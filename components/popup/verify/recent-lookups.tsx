@@ -4,7 +4,7 @@
  */
 
 import { t } from '@/lib/shared/i18n';
-import type { PendingCheckView, VerdictView } from '@/lib/shared/messages';
+import type { PendingCheckView, VerdictView } from '@/lib/shared/views';
 import { formatAge } from '../format';
 import { KeptChecks } from './kept-checks';
 import { statusText } from './verdict-text';

@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readVerdict } from '@/lib/api/verdict';
-import type { VerdictView } from '@/lib/shared/messages';
+import type { VerdictView } from '@/lib/shared/views';
 import { VerdictCard } from './verdict-card';
 
 const verdict: VerdictView = {

@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { t } from '@/lib/shared/i18n';
-import type { VerdictView } from '@/lib/shared/messages';
+import type { VerdictView } from '@/lib/shared/views';
 import { formatAge } from '../format';
 import { shownChecks, summaryText } from './verdict-checks';
 import { adviceText, reasonText, statusText } from './verdict-text';

@@ -6,7 +6,7 @@
  */
 
 import { t } from '@/lib/shared/i18n';
-import type { VerdictView } from '@/lib/shared/messages';
+import type { VerdictView } from '@/lib/shared/views';
 import { checkName, reasonText, statusText } from './verdict-text';
 
 interface ShownCheck {

@@ -1,7 +1,7 @@
 /** Words for a verdict's status, reason and checks. Unknown reasons are shown as the service sent them. */
 import { CHECK_NAMES, REASONS, type Reason } from '@verimark/contract';
 import { type MessageKey, t } from '@/lib/shared/i18n';
-import type { MarkStatus, VerdictView } from '@/lib/shared/messages';
+import type { MarkStatus, VerdictView } from '@/lib/shared/views';
 
 const isReason = (reason: string): reason is Reason => (REASONS as readonly string[]).includes(reason);
 

@@ -9,7 +9,9 @@
 import { checkEmail } from '@verimark/contract/address';
 import { useEffect, useState } from 'preact/hooks';
 import { t } from '@/lib/shared/i18n';
-import { type PendingCheckView, sendMessage, type VerdictView } from '@/lib/shared/messages';
+import { invalidVerdict } from '@/lib/shared/local-verdict';
+import { sendMessage } from '@/lib/shared/messages';
+import type { PendingCheckView, VerdictView } from '@/lib/shared/views';
 import { useAccount } from '../account';
 import { useApi, useRecovered } from '../api-status';
 import { useAnnounce } from '../live-status';
@@ -24,20 +26,6 @@ const RECENT_LIMIT = 5;
 const PENDING_REFRESH_MS = 2000;
 /** How long the verdict of a kept check that was just sent is waited for here. */
 const SENT_WAIT_MS = 120_000;
-
-function invalidVerdict(email: string): VerdictView {
-  return {
-    email,
-    status: 'invalid',
-    reason: 'invalid_syntax',
-    checks: { syntax: false },
-    mxHost: null,
-    suggestion: null,
-    verifiedAt: Date.now(),
-    cached: false,
-    extra: {},
-  };
-}
 
 /** A suggestion may be a whole address or just a domain. */
 function suggestedAddress(current: string, suggestion: string): string {

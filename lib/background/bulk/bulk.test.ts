@@ -6,7 +6,7 @@ import { ok } from '../../api/testing/scripted-server';
 import { idbStore } from '../../storage/idb';
 import { addJob, type BulkJob, getJobs } from '../../storage/jobs';
 import { newUploadKey, stageUpload, takeUploadBlob } from '../../storage/upload-blobs';
-import { ensurePollAlarm, onPopupHeartbeat, POLL_ALARM } from '../core/scheduler';
+import { ensurePollAlarm, onPopupHeartbeat, POLL_ALARM } from '../core/poll-alarm';
 import { bulkJob, countRequests, useFakeService } from '../testing/setup';
 import { downloadResults, resultFileName } from './downloads';
 import { pollBulkJobs } from './poll';

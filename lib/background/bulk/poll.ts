@@ -4,14 +4,14 @@
  */
 
 import { t } from '@/lib/shared/i18n';
-import type { BulkJobView } from '@/lib/shared/messages';
+import type { BulkJobView } from '@/lib/shared/views';
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { isRefusal } from '../../api/retry';
 import { type BulkJob, getJobs, updateBulkJob } from '../../storage/jobs';
-import { updateBadge } from '../core/badge';
 import { finishBulkJob } from '../core/notify';
 import { getClient } from '../core/service';
+import { updateBadge } from '../core/toolbar-badge';
 
 /** Our phase for a `data.status` (or file `state`) of any service. */
 function phaseOf(status: string, downloadUrl = ''): BulkJobView['phase'] {

@@ -7,7 +7,7 @@
  */
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/shared/i18n';
-import type { ResultPreview, Subset } from '@/lib/shared/messages';
+import type { ResultPreview, Subset } from '@/lib/shared/views';
 import { ApiError } from '../../api/errors';
 import { resultFileName, resultsUrl } from './downloads';
 import { holdOffscreen, releaseOffscreen } from './offscreen';

@@ -9,7 +9,7 @@
 import type { Verdict } from '@verimark/contract';
 import { csvLine } from '@verimark/contract/csv-cell';
 import Papa from 'papaparse';
-import type { ResultPreview, Subset } from '@/lib/shared/messages';
+import type { ResultPreview, Subset } from '@/lib/shared/views';
 import { verdictOf } from '../../api/verdict';
 import { looksLikeEmail } from '../../csv/detect-column';
 

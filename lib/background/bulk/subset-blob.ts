@@ -3,7 +3,7 @@
  * MV2) or the offscreen document (Chrome MV3, whose service worker has no URL.createObjectURL).
  * The results CSV is fetched from its signed URL (no key needed) and streamed through the filter.
  */
-import type { Subset } from '@/lib/shared/messages';
+import type { Subset } from '@/lib/shared/views';
 import { filterResults, NoVerdictColumnError } from './results-subset';
 
 /** Why a subset could not be built, as a message across contexts can carry it. */

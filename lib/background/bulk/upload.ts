@@ -8,15 +8,15 @@
 import type { FileRecord, Mode } from '@verimark/contract';
 import { browser } from 'wxt/browser';
 import { t } from '@/lib/shared/i18n';
-import type { BulkJobView } from '@/lib/shared/messages';
+import type { BulkJobView } from '@/lib/shared/views';
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { addJob, type BulkJob, getJobs, toBulkView, updateBulkJob } from '../../storage/jobs';
 import { deleteUploadBlob, isUploadKey, sweepUploadBlobs, takeUploadBlob } from '../../storage/upload-blobs';
-import { updateBadge } from '../core/badge';
 import { finishBulkJob } from '../core/notify';
-import { ensurePollAlarm } from '../core/scheduler';
+import { ensurePollAlarm } from '../core/poll-alarm';
 import { getClient } from '../core/service';
+import { updateBadge } from '../core/toolbar-badge';
 
 interface UploadRequest {
   blobKey: string;

@@ -2,8 +2,8 @@
 import { browser } from 'wxt/browser';
 import { statusKey } from '@/lib/shared/badge-words';
 import { t } from '@/lib/shared/i18n';
-import type { VerdictView } from '@/lib/shared/messages';
 import { reasonSentence } from '@/lib/shared/reason-words';
+import type { VerdictView } from '@/lib/shared/views';
 import { type BulkJob, updateBulkJob } from '../../storage/jobs';
 
 const ICON = 'icon/128.png';

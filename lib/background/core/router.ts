@@ -6,7 +6,8 @@
 import { MODES, type Mode } from '@verimark/contract';
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
 import { t } from '@/lib/shared/i18n';
-import { onMessage, type ProtocolMap, SUBSETS } from '@/lib/shared/messages';
+import { onMessage, type ProtocolMap } from '@/lib/shared/messages';
+import { SUBSETS } from '@/lib/shared/views';
 import { ApiError, fromMessageError } from '../../api/errors';
 import { setApiKey } from '../../storage/api-key';
 import { type BulkJob, dismissJob, getJobs, toBulkView } from '../../storage/jobs';
@@ -30,7 +31,7 @@ import {
 } from '../verify/pending-checks';
 import { lookupCached, verifyEmail } from '../verify/verify';
 import { authorize, type SenderInfo, senderKind } from './authorize';
-import { onPopupHeartbeat } from './scheduler';
+import { onPopupHeartbeat } from './poll-alarm';
 import { getClient } from './service';
 
 type Type = keyof ProtocolMap;

@@ -1,15 +1,19 @@
 /** The API client for the configured service, or a `not_configured` error. */
 
 import { t } from '@/lib/shared/i18n';
+import type { Settings } from '@/lib/shared/views';
 import { type ApiClient, createApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
 import { getSavedKey } from '../../storage/api-key';
 import { getSettings } from '../../storage/settings';
 
-/** The key goes only to the origin it was saved for: the client refuses any other (lib/api/http.ts). */
-export async function getClient(): Promise<ApiClient> {
-  const [settings, saved] = await Promise.all([getSettings(), getSavedKey()]);
+/**
+ * The key goes only to the origin it was saved for: the client refuses any other (lib/api/http.ts).
+ * `settings`: already read by the caller (one read per request), else read here.
+ */
+export async function getClient(known?: Settings): Promise<ApiClient> {
+  const [settings, saved] = await Promise.all([known ?? getSettings(), getSavedKey()]);
   const url = checkServiceUrl(settings.serviceUrl);
   if (!url.ok) throw new ApiError('not_configured', t('bg_no_service_url'));
   if (!saved) throw new ApiError('not_configured', t('bg_no_api_key'));

@@ -1,7 +1,7 @@
 /** The key's balance from `GET /account`, when the service tells it (our service does; others may 404). */
 
 import { type Account, PATHS } from '@verimark/contract';
-import type { AccountView } from '@/lib/shared/messages';
+import type { AccountView } from '@/lib/shared/views';
 import { originOfUrl } from '../../storage/api-key';
 import { isRouteMissing, markRouteMissing } from '../../storage/missing-routes';
 import { getSettings } from '../../storage/settings';

@@ -3,14 +3,20 @@
 import { MODES, PATHS } from '@verimark/contract';
 import { badgeWords } from '@/lib/shared/badge-words';
 import { t } from '@/lib/shared/i18n';
-import type { ConnectionResult, ContentConfig, SettingsPatch, SettingsView } from '@/lib/shared/messages';
 import { siteEnabled } from '@/lib/shared/site-patterns';
+import type {
+  ConnectionResult,
+  ContentConfig,
+  Settings,
+  SettingsPatch,
+  SettingsView,
+} from '@/lib/shared/views';
 import { createApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { checkServiceUrl } from '../../api/service-url';
 import { bindApiKey, getApiKeyFor, getSavedKey, originOfUrl, setApiKey } from '../../storage/api-key';
 import { markRouteMissing } from '../../storage/missing-routes';
-import { getSettings, normalizeSites, type Settings, updateSettings } from '../../storage/settings';
+import { getSettings, normalizeSites, updateSettings } from '../../storage/settings';
 import { keyFingerprint, toAccountView } from './account';
 
 /**

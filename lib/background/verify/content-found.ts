@@ -10,26 +10,12 @@
 
 import { LOOKUP_MAX } from '@/lib/shared/messages';
 import { ApiError } from '../../api/errors';
-import { type FrameFound, foundItem } from '../../storage/content-found';
+import { foundEditor } from '../../storage/content-found';
 import type { SenderInfo } from '../core/authorize';
 
 /** The most addresses remembered per frame (the oldest go first). */
 export const FOUND_FRAME_MAX = 5_000;
 const ADDRESS_MAX_CHARS = 320;
-
-let queue: Promise<unknown> = Promise.resolve();
-
-/** Runs `change` on the stored sets, one change at a time. */
-function edit<T>(change: (all: Record<string, FrameFound>) => T): Promise<T> {
-  const run = queue.then(async () => {
-    const all = await foundItem.getValue();
-    const result = change(all);
-    await foundItem.setValue(all);
-    return result;
-  });
-  queue = run.catch(() => undefined);
-  return run;
-}
 
 function frameKey(sender: SenderInfo): string {
   return `${sender.tab?.id ?? -1}:${sender.frameId ?? 0}`;
@@ -62,7 +48,7 @@ export function checkAddressList(value: unknown): string[] {
 export function addFound(emails: readonly string[], sender: SenderInfo): Promise<void> {
   const key = frameKey(sender);
   const origin = originOf(sender);
-  return edit((all) => {
+  return foundEditor.edit((all) => {
     const current = all[key]?.origin === origin ? (all[key]?.emails ?? []) : [];
     const merged = [...new Set([...current, ...emails])];
     all[key] = { origin, emails: merged.slice(Math.max(0, merged.length - FOUND_FRAME_MAX)) };
@@ -71,8 +57,7 @@ export function addFound(emails: readonly string[], sender: SenderInfo): Promise
 
 /** The normalized addresses of `emails` that the sender's frame registered, at its current origin. */
 export async function foundOf(emails: readonly string[], sender: SenderInfo): Promise<Set<string>> {
-  await queue;
-  const entry = (await foundItem.getValue())[frameKey(sender)];
+  const entry = (await foundEditor.read())[frameKey(sender)];
   if (!entry || entry.origin !== originOf(sender)) return new Set();
   const known = new Set(entry.emails);
   return new Set(emails.filter((email) => known.has(email)));
@@ -80,14 +65,14 @@ export async function foundOf(emails: readonly string[], sender: SenderInfo): Pr
 
 /** Forgets a closed tab's frames. */
 export async function forgetTab(tabId: number): Promise<void> {
-  await edit((all) => {
+  await foundEditor.edit((all) => {
     for (const key of Object.keys(all)) if (key.startsWith(`${tabId}:`)) delete all[key];
   });
 }
 
 /** Forgets everything (tests). */
 export async function resetFound(): Promise<void> {
-  await edit((all) => {
+  await foundEditor.edit((all) => {
     for (const key of Object.keys(all)) delete all[key];
   });
 }

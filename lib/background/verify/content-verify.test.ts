@@ -1,13 +1,29 @@
 import { PATHS } from '@verimark/contract';
+import { checkEmail } from '@verimark/contract/address';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromMessageError } from '../../api/errors';
-import { updateSettings } from '../../storage/settings';
+import { getSettings, updateSettings } from '../../storage/settings';
+import { getCached } from '../../storage/verdict-cache';
 import type { SenderInfo } from '../core/authorize';
 import { dispatch } from '../core/router';
 import { countRequests, useFakeService } from '../testing/setup';
 import { addFound, resetFound } from './content-found';
 import { EXPLICIT_ALLOWANCE, resetSpends, SPEND_WINDOW_MS, takeSpend } from './content-verify';
 import { singlePollTiming } from './verify';
+
+// The real modules, with their reads counted.
+vi.mock('@verimark/contract/address', async (original) => {
+  const actual = await original<typeof import('@verimark/contract/address')>();
+  return { ...actual, checkEmail: vi.fn(actual.checkEmail) };
+});
+vi.mock('../../storage/settings', async (original) => {
+  const actual = await original<typeof import('../../storage/settings')>();
+  return { ...actual, getSettings: vi.fn(actual.getSettings) };
+});
+vi.mock('../../storage/verdict-cache', async (original) => {
+  const actual = await original<typeof import('../../storage/verdict-cache')>();
+  return { ...actual, getCached: vi.fn(actual.getCached) };
+});
 
 const ID = 'test-extension-id';
 const popup: SenderInfo = { id: ID, url: `chrome-extension://${ID}/popup.html` };
@@ -32,6 +48,17 @@ beforeEach(async () => {
 const spends = () => countRequests(env.server.requests, PATHS.single);
 
 describe('verifyEmail from a content script', () => {
+  it('normalises the address once and reads the settings and the cache once', async () => {
+    await show(page(1), ['count@example.com']);
+    for (const counted of [checkEmail, getSettings, getCached]) vi.mocked(counted).mockClear();
+    const paid = await dispatch('verifyEmail', { email: ' count@EXAMPLE.com ' }, page(1));
+    expect(paid).toMatchObject({ email: 'count@example.com', status: 'deliverable', cached: false });
+    expect(spends()).toBe(1);
+    expect(vi.mocked(checkEmail)).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(getSettings)).toHaveBeenCalledTimes(1);
+    expect(vi.mocked(getCached)).toHaveBeenCalledTimes(1);
+  });
+
   it('cannot bypass the cache with force, nor pay again in another mode', async () => {
     await dispatch('verifyEmail', { email: 'ann@example.com' }, popup);
     await show(page(1), ['ann@example.com']);

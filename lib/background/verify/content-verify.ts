@@ -9,50 +9,46 @@
 
 import { checkEmail } from '@verimark/contract/address';
 import { t } from '@/lib/shared/i18n';
-import type { VerdictView } from '@/lib/shared/messages';
+import { invalidVerdict } from '@/lib/shared/local-verdict';
+import type { Settings, VerdictView } from '@/lib/shared/views';
 import { ApiError } from '../../api/errors';
-import { spentItem } from '../../storage/content-spends';
+import { spentEditor, spentItem } from '../../storage/content-spends';
 import { getSettings } from '../../storage/settings';
 import { getCached } from '../../storage/verdict-cache';
 import type { SenderInfo } from '../core/authorize';
 import { addFound, checkAddressList, foundOf } from './content-found';
 import { takeDailyCredit } from './daily-cap';
 import { useAllowance } from './page-allowance';
-import { localVerdict, lookupCached, verifyEmail } from './verify';
+import { lookupCached, verifyChecked } from './verify';
 
 export const SPEND_WINDOW_MS = 10 * 60_000;
 /** Spends per tab and window on top of the automatic budget (addresses the user asks for). */
 export const EXPLICIT_ALLOWANCE = 25;
-
-/** Spends are read, checked and written one at a time, so parallel requests cannot overspend. */
-let queue: Promise<unknown> = Promise.resolve();
 
 /**
  * Takes up to `wanted` units of `tabId`'s allowance (`limit` per window) and returns how many it
  * got; each unit is a credit spent or a cached verdict told to the tab.
  */
 function takeAllowance(tabId: number, limit: number, wanted: number, now = Date.now()): Promise<number> {
-  const run = queue.then(async () => {
-    const spent: Record<string, number[]> = {};
-    for (const [tab, times] of Object.entries(await spentItem.getValue())) {
+  // One edit at a time (serial-edit.ts), so parallel requests cannot overspend.
+  return spentEditor.edit((spent) => {
+    for (const [tab, times] of Object.entries(spent)) {
       const kept = times.filter((time) => now - time < SPEND_WINDOW_MS);
       if (kept.length > 0) spent[tab] = kept;
+      else delete spent[tab];
     }
     const recent = spent[tabId] ?? [];
     const granted = Math.max(0, Math.min(wanted, limit - recent.length));
     spent[tabId] = [...recent, ...Array<number>(granted).fill(now)];
     if (spent[tabId]?.length === 0) delete spent[tabId];
-    await spentItem.setValue(spent);
     return granted;
   });
-  queue = run.catch(() => undefined);
-  return run;
 }
 
 /** Records one spend for `tabId`, or rejects with `rate_limited` when the tab is over `limit`. */
 export async function takeSpend(tabId: number, limit: number, now = Date.now()): Promise<void> {
   if ((await takeAllowance(tabId, limit, 1, now)) === 1) return;
-  const oldest = (await spentItem.getValue())[tabId]?.[0] ?? now;
+  const oldest = (await spentEditor.read())[tabId]?.[0] ?? now;
   const retry = Math.ceil((SPEND_WINDOW_MS - (now - oldest)) / 1000);
   throw new ApiError('rate_limited', t('bg_page_rate_limited'), null, retry);
 }
@@ -63,20 +59,20 @@ export async function resetSpends(): Promise<void> {
 }
 
 const tabOf = (sender: SenderInfo) => sender.tab?.id ?? -1;
-const tabLimit = async () => (await getSettings()).autoVerifyBudget + EXPLICIT_ALLOWANCE;
+const tabLimit = (settings: Settings) => settings.autoVerifyBudget + EXPLICIT_ALLOWANCE;
 
+/** The address is normalised once, the settings and its cache entry read once (verifyChecked). */
 export async function verifyForContentScript(
   data: { email: unknown; clicked?: unknown },
   sender: SenderInfo,
 ): Promise<VerdictView> {
   if (typeof data?.email !== 'string') throw new ApiError('bad_request', 'email must be a string');
   const { email, valid } = checkEmail(data.email);
-  if (!valid) return verifyEmail({ email }); // decided locally: free, and tells nothing
+  if (!valid) return invalidVerdict(email); // decided locally: free, and tells nothing
   if (!(await foundOf([email], sender)).has(email)) throw new ApiError('bad_request', t('bg_not_on_page'));
-  const [limit, cached] = await Promise.all([
-    tabLimit(),
-    getCached(email, (await getSettings()).defaultMode),
-  ]);
+  const settings = await getSettings();
+  const limit = tabLimit(settings);
+  const cached = await getCached(email, settings.defaultMode);
   const clicked = data.clicked === true;
   // Granted by the popup's "Verify all on this page" (page-allowance.ts): once, outside the caps.
   // A credit nobody clicked for also counts against the daily cap across all tabs (daily-cap.ts),
@@ -91,7 +87,7 @@ export async function verifyForContentScript(
     await spend(false)();
     return cached;
   }
-  return verifyEmail({ email }, { guard: spend(true) });
+  return verifyChecked({ email, mode: settings.defaultMode, force: false }, settings, { guard: spend(true) });
 }
 
 /**
@@ -114,12 +110,12 @@ export async function lookupForContentScript(
   } else found = await foundOf(valid, sender);
   const answers = await lookupCached(raws.filter((_, i) => found.has(checked[i]?.email ?? '')));
   const hits = Object.values(answers).filter((view) => view !== null).length;
-  let granted = hits > 0 ? await takeAllowance(tabOf(sender), await tabLimit(), hits) : 0;
+  let granted = hits > 0 ? await takeAllowance(tabOf(sender), tabLimit(await getSettings()), hits) : 0;
   // No prototype: an address a page wrote as `__proto__` is a key like any other.
   const result: Record<string, VerdictView | null> = Object.create(null);
   for (const { raw, email, valid } of checked) {
     if (!valid) {
-      result[raw] = localVerdict(email, 'invalid', 'invalid_syntax');
+      result[raw] = invalidVerdict(email);
       continue;
     }
     const view = Object.hasOwn(answers, raw) ? (answers[raw] ?? null) : null;

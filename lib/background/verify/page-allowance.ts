@@ -10,26 +10,13 @@
 
 import { checkEmail } from '@verimark/contract/address';
 import { ApiError } from '../../api/errors';
-import { foundItem } from '../../storage/content-found';
-import { allowanceItem, type PageAllowance } from '../../storage/page-allowances';
+import { foundEditor } from '../../storage/content-found';
+import { allowanceEditor } from '../../storage/page-allowances';
 import type { SenderInfo } from '../core/authorize';
 import { FOUND_FRAME_MAX } from './content-found';
 
 /** How long a grant waits for the content script's requests. */
 const ALLOWANCE_TTL_MS = 5 * 60_000;
-
-let queue: Promise<unknown> = Promise.resolve();
-
-function edit<T>(change: (all: Record<string, PageAllowance>) => T): Promise<T> {
-  const run = queue.then(async () => {
-    const all = await allowanceItem.getValue();
-    const result = change(all);
-    await allowanceItem.setValue(all);
-    return result;
-  });
-  queue = run.catch(() => undefined);
-  return run;
-}
 
 function originOf(url: string | undefined): string {
   try {
@@ -53,7 +40,7 @@ export async function allowPageVerify(
     !emails.every((e) => typeof e === 'string' && e.length <= 320)
   )
     throw new ApiError('bad_request', `emails must be a list of at most ${FOUND_FRAME_MAX} addresses`);
-  const top = (await foundItem.getValue())[`${tabId}:0`];
+  const top = (await foundEditor.read())[`${tabId}:0`];
   const found = new Set(top?.emails ?? []);
   const listed = [
     ...new Set(
@@ -64,7 +51,7 @@ export async function allowPageVerify(
     ),
   ];
   const granted = listed.filter((email) => found.has(email));
-  await edit((all) => {
+  await allowanceEditor.edit((all) => {
     if (granted.length === 0 || !top) delete all[tabId];
     else all[tabId] = { origin: top.origin, emails: granted, expiresAt: now + ALLOWANCE_TTL_MS };
   });
@@ -75,7 +62,7 @@ export async function allowPageVerify(
 export function useAllowance(email: string, sender: SenderInfo, now = Date.now()): Promise<boolean> {
   const tabId = sender.tab?.id;
   if (tabId === undefined || (sender.frameId ?? 0) !== 0) return Promise.resolve(false);
-  return edit((all) => {
+  return allowanceEditor.edit((all) => {
     const grant = all[tabId];
     if (!grant) return false;
     if (grant.expiresAt <= now) {
@@ -92,7 +79,7 @@ export function useAllowance(email: string, sender: SenderInfo, now = Date.now()
 
 /** Forgets a closed tab's grant. */
 export async function forgetAllowance(tabId: number): Promise<void> {
-  await edit((all) => {
+  await allowanceEditor.edit((all) => {
     delete all[tabId];
   });
 }

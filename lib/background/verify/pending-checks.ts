@@ -10,7 +10,7 @@
  */
 
 import type { Mode } from '@verimark/contract';
-import type { VerdictView } from '@/lib/shared/messages';
+import type { VerdictView } from '@/lib/shared/views';
 import { ApiError, fromMessageError } from '../../api/errors';
 import { isRetryable } from '../../api/retry';
 import {
@@ -22,7 +22,7 @@ import {
   unmarkPendingRefused,
 } from '../../storage/pending-checks';
 import { addRecent } from '../../storage/verdict-cache';
-import { ensurePollAlarm } from '../core/scheduler';
+import { ensurePollAlarm } from '../core/poll-alarm';
 import { verifyEmail } from './verify';
 
 /** Backoff between sending rounds that found the service still unreachable (tests shorten it). */

@@ -18,6 +18,8 @@ describe('verifyEmail', () => {
   it('decides bad syntax locally as invalid, without a call', async () => {
     const view = await verifyEmail({ email: 'not an address' });
     expect([view.status, view.reason]).toEqual(['invalid', 'invalid_syntax']);
+    // The same verdict the popup shows for it (lib/shared/local-verdict.ts): the syntax check failed.
+    expect(view.checks).toEqual({ syntax: false });
     expect(env.server.requests).toHaveLength(0);
   });
 

@@ -7,7 +7,8 @@
 import type { Mode } from '@verimark/contract';
 import { checkEmail } from '@verimark/contract/address';
 import { t } from '@/lib/shared/i18n';
-import type { VerdictView } from '@/lib/shared/messages';
+import { invalidVerdict, timedOutVerdict } from '@/lib/shared/local-verdict';
+import type { Settings, VerdictView } from '@/lib/shared/views';
 import type { ApiClient } from '../../api/client';
 import { ApiError } from '../../api/errors';
 import { isRefusal, isRetryable } from '../../api/retry';
@@ -16,9 +17,9 @@ import { addJob, getJobs, removeJob, type SingleJob } from '../../storage/jobs';
 import { addPendingCheck, removePendingCheck } from '../../storage/pending-checks';
 import { getSettings } from '../../storage/settings';
 import { addRecent, getCached, getCachedMany, putCached } from '../../storage/verdict-cache';
-import { updateBadge } from '../core/badge';
-import { ensurePollAlarm } from '../core/scheduler';
+import { ensurePollAlarm } from '../core/poll-alarm';
 import { getClient } from '../core/service';
+import { updateBadge } from '../core/toolbar-badge';
 import { pollSingleTask } from './single-poller';
 
 /** How long a single task is followed before it counts as timed out. */
@@ -31,23 +32,15 @@ export const singlePollTiming = { initialDelayMs: 500, maxDelayMs: 15_000 };
 const inFlight = new Map<string, Promise<VerdictView>>();
 const followers = new Map<string, Promise<VerdictView>>();
 
-export function localVerdict(email: string, status: 'invalid' | 'unknown', reason: string): VerdictView {
-  return {
-    email,
-    status,
-    reason,
-    checks: {},
-    mxHost: null,
-    suggestion: null,
-    verifiedAt: Date.now(),
-    cached: false,
-    extra: {},
-  };
-}
-
-async function finish(job: SingleJob, view: VerdictView, fromService: boolean): Promise<VerdictView> {
+/** `cacheTtlHours`: from the settings the request read, or read here (a task resumed after a restart). */
+async function finish(
+  job: SingleJob,
+  view: VerdictView,
+  fromService: boolean,
+  cacheTtlHours?: number,
+): Promise<VerdictView> {
   if (fromService) {
-    await putCached(view, job.mode, (await getSettings()).cacheTtlHours);
+    await putCached(view, job.mode, cacheTtlHours ?? (await getSettings()).cacheTtlHours);
     await addRecent(view);
   }
   await removeJob(job.id);
@@ -55,12 +48,12 @@ async function finish(job: SingleJob, view: VerdictView, fromService: boolean): 
   return view;
 }
 
-async function follow(client: ApiClient, job: SingleJob): Promise<VerdictView> {
+async function follow(client: ApiClient, job: SingleJob, cacheTtlHours?: number): Promise<VerdictView> {
   try {
     const data = await pollSingleTask(client, job.taskId, { deadline: job.deadline, ...singlePollTiming });
-    if (data) return await finish(job, readVerdict(data, job.email), true);
+    if (data) return await finish(job, readVerdict(data, job.email), true, cacheTtlHours);
     // Timed out on our side: answered as unknown, but not cached (the service may still finish).
-    return await finish(job, localVerdict(job.email, 'unknown', 'verification_timeout'), false);
+    return await finish(job, timedOutVerdict(job.email), false);
   } catch (err) {
     if (!keepAfter(err, job)) {
       await removeJob(job.id);
@@ -82,10 +75,10 @@ function keepAfter(err: unknown, job: SingleJob, now = Date.now()): boolean {
 }
 
 /** Follows a persisted task; a task already being followed in this worker is joined. */
-function followSingle(client: ApiClient, job: SingleJob): Promise<VerdictView> {
+function followSingle(client: ApiClient, job: SingleJob, cacheTtlHours?: number): Promise<VerdictView> {
   const existing = followers.get(job.taskId);
   if (existing) return existing;
-  const promise = follow(client, job).finally(() => followers.delete(job.taskId));
+  const promise = follow(client, job, cacheTtlHours).finally(() => followers.delete(job.taskId));
   followers.set(job.taskId, promise);
   return promise;
 }
@@ -118,17 +111,16 @@ async function send(
 }
 
 async function verifyUncached(
-  email: string,
-  mode: Mode,
-  force: boolean,
+  { email, mode, force }: CheckedRequest,
+  settings: Settings,
   options: VerifyOptions,
 ): Promise<VerdictView> {
-  const client = await getClient();
+  const client = await getClient(settings);
   // A task for this address may still be followed from before a worker restart: join it.
   const persisted = (await getJobs()).find(
     (job): job is SingleJob => job.kind === 'single' && job.email === email && job.mode === mode,
   );
-  if (persisted) return followSingle(client, persisted);
+  if (persisted) return followSingle(client, persisted, settings.cacheTtlHours);
   await options.guard?.();
   const { taskId } = await send(client, email, mode, force, options.keepOffline ?? false);
   const now = Date.now();
@@ -145,26 +137,47 @@ async function verifyUncached(
   // Paid and persisted: a check kept while offline for this address is answered by this task.
   await removePendingCheck({ email, mode });
   await Promise.all([updateBadge(), ensurePollAlarm()]);
-  return followSingle(client, job);
+  return followSingle(client, job, settings.cacheTtlHours);
 }
 
+/** A request whose address is normalised and valid (the rulebook's checkEmail), its mode decided. */
+export interface CheckedRequest {
+  email: string;
+  mode: Mode;
+  /** Bypass the cache ("Verify again"). */
+  force: boolean;
+}
+
+/** Normalises the address, reads the settings and the cache (unless `force`), then asks the service. */
 export async function verifyEmail(
   input: { email: string; mode?: Mode; force?: boolean },
   options: VerifyOptions = {},
 ): Promise<VerdictView> {
   const { email, valid } = checkEmail(input.email);
-  if (!valid) return localVerdict(email, 'invalid', 'invalid_syntax');
-  const mode = input.mode ?? (await getSettings()).defaultMode;
+  if (!valid) return invalidVerdict(email);
+  const settings = await getSettings();
+  const mode = input.mode ?? settings.defaultMode;
   if (!input.force) {
     const cached = await getCached(email, mode);
     if (cached) return cached;
   }
-  const key = `${mode}:${email}`;
+  return verifyChecked({ email, mode, force: input.force === true }, settings, options);
+}
+
+/**
+ * The service's verdict for a checked request whose cache entry the caller already asked for (or
+ * bypasses): no second normalisation, settings read or cache read. The same address and mode
+ * asked again while it runs joins it (one call, one credit).
+ */
+export function verifyChecked(
+  request: CheckedRequest,
+  settings: Settings,
+  options: VerifyOptions = {},
+): Promise<VerdictView> {
+  const key = `${request.mode}:${request.email}`;
   const running = inFlight.get(key);
   if (running) return running;
-  const promise = verifyUncached(email, mode, input.force === true, options).finally(() =>
-    inFlight.delete(key),
-  );
+  const promise = verifyUncached(request, settings, options).finally(() => inFlight.delete(key));
   inFlight.set(key, promise);
   return promise;
 }
@@ -175,7 +188,7 @@ export async function lookupCached(emails: string[]): Promise<Record<string, Ver
   // No prototype: an address a page wrote as `__proto__` is a key like any other.
   const result: Record<string, VerdictView | null> = Object.create(null);
   for (const { raw, email, valid } of checked) {
-    result[raw] = valid ? (cached.get(email) ?? null) : localVerdict(email, 'invalid', 'invalid_syntax');
+    result[raw] = valid ? (cached.get(email) ?? null) : invalidVerdict(email);
   }
   return result;
 }

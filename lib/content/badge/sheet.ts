@@ -11,9 +11,9 @@
  * to walk (measured in Chromium: a positioned `::before` per badge cost more in pre-paint and
  * compositing inputs than the layout of the badges themselves).
  */
-import { type PageStatus, STATUS_LOOK } from '../status';
+
 import type { Style } from './dom';
-import { fitStyle } from './table-fit';
+import { type PageStatus, STATUS_LOOK } from './status';
 
 export const BADGE_TAG = 'verimark-badge';
 export const OVERLAY_TAG = 'verimark-overlay';
@@ -22,6 +22,26 @@ export const SIZE = 14;
 export const MARGIN = 3;
 /** A badge's size where a table cell has too little room for a full one (table-fit.ts). */
 export const COMPACT = 9;
+
+/** How a badge sits in a table cell (table-fit.ts): full size, compact, or compact over the cell's edge. */
+export type Fit = 'full' | 'compact' | 'over';
+
+/** A fit's start margin unless measured: the full badge's margin, 1 px after the address for a compact one. */
+export const startOf = (fit: Fit) => (fit === 'full' ? MARGIN : 1);
+
+/**
+ * The margins and size of a fit: zero advance (the end margin takes back the start margin and the
+ * width). `start`: the start margin (default: startOf).
+ */
+export function fitStyle(fit: Fit, start = startOf(fit)): Style {
+  const size = fit === 'full' ? SIZE : COMPACT;
+  return {
+    width: `${size}px`,
+    height: `${size}px`,
+    'margin-inline-start': `${start}px`,
+    'margin-inline-end': `${-(size + start)}px`,
+  };
+}
 
 /** The badge's box; its border, corners and sizing are its glyph's (glyphStyle). */
 const HOST: Style = {

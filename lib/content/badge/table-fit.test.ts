@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { endsCell, fitInCell, fitStyle, planFit } from './table-fit';
+import { fitStyle } from './sheet';
+import { endsCell, fitInCell, planFit } from './table-fit';
 
 function badgeIn(html: string): Element {
   document.body.replaceChildren();

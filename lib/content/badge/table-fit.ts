@@ -21,10 +21,8 @@
  * change. Badges placed without a plan (rows the page adds, marked before they are laid out) are
  * fitted in an animation frame: all reads, then the writes that differ.
  */
-import { type Style, setStyle } from './dom';
-import { COMPACT, inlineHostStyle, MARGIN, SIZE } from './sheet';
-
-export type Fit = 'full' | 'compact' | 'over';
+import { setStyle } from './dom';
+import { COMPACT, type Fit, fitStyle, inlineHostStyle, MARGIN, SIZE, startOf } from './sheet';
 
 const PHRASING_DEPTH = 4;
 /** Badges waiting to be fitted, and whether each is styled inline. */
@@ -73,23 +71,6 @@ function cellEnded(start: Node): Element | null {
     node = parent;
   }
   return null;
-}
-
-/** A fit's start margin unless measured: the full badge's margin, 1 px after the address for a compact one. */
-const startOf = (fit: Fit) => (fit === 'full' ? MARGIN : 1);
-
-/**
- * The margins and size of a fit: zero advance (the end margin takes back the start margin and the
- * width). `start`: the start margin (default: startOf).
- */
-export function fitStyle(fit: Fit, start = startOf(fit)): Style {
-  const size = fit === 'full' ? SIZE : COMPACT;
-  return {
-    width: `${size}px`,
-    height: `${size}px`,
-    'margin-inline-start': `${start}px`,
-    'margin-inline-end': `${-(size + start)}px`,
-  };
 }
 
 /** Sets the badge's fit: the sheet styles `data-fit`; inline styles where there is no sheet, or for a measured start. */

@@ -7,15 +7,15 @@
  * nothing of it weighs on the marking script (docs/benchmarks.md: the content script's size).
  */
 
-import type { AddressBook } from '../address-book';
-import type { Badge } from '../badge/badge';
-import type { Marker } from '../marker';
+import type { Badge } from '../badge/mark-badge';
+import type { AddressBook } from '../marking/address-book';
+import type { Marker } from '../marking/marker';
 import type { GuardUi } from '../send-guard/guard';
-import { sendMessage } from '../wire';
+import { sendMessage } from '../extension/wire';
 
 export const UI_GLOBAL = '__verimarkUi';
 
-/** The badges' popovers of one content script (lib/content/popovers.ts). */
+/** The badges' popovers of one content script (lib/popover/popovers.ts). */
 export interface PopoversApi {
   /** A person activated a badge: open its popover, or close it when it is already open. */
   toggle(el: Element, badge: Badge): void;

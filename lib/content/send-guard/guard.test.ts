@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { userEvents } from '../user-event';
-import { DIALOG_TAG, dialogRoot } from './dialog';
+import { DIALOG_TAG, dialogRoot } from '../../popover/send-guard/dialog';
+import { followHeld } from '../../popover/send-guard/held';
+import { userEvents } from '../marking/user-event';
 import { startSendGuard } from './guard';
-import { followHeld } from './held';
 import { FakeVerdicts } from './testing/fake-verdicts';
 import { GMAIL_LIKE, load, OUTLOOK_LIKE } from './testing/fixtures';
 

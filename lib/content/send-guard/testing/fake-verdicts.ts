@@ -1,5 +1,5 @@
 /** An in-memory stand-in for the content script's AddressBook, as the guard sees it (decide.ts). */
-import type { VerdictView } from '@/lib/shared/messages';
+import type { VerdictView } from '@/lib/shared/views';
 import type { GuardStatus, Verdicts } from '../decide';
 
 export class FakeVerdicts implements Verdicts {

@@ -5,9 +5,10 @@
  */
 
 import { checkEmail } from '@verimark/contract/address';
-import { LOOKUP_MAX, type VerdictView } from '@/lib/shared/messages';
-import { apiErrorFields } from '../api/error-fields';
-import type { PageStatus } from './status';
+import { LOOKUP_MAX } from '@/lib/shared/messages';
+import type { VerdictView } from '@/lib/shared/views';
+import { apiErrorFields } from '../../api/error-fields';
+import type { PageStatus } from '../badge/status';
 
 type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
 

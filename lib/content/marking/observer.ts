@@ -7,8 +7,9 @@
  * small additions. Our own writes are made with the observer paused (`quiet`), so they cost no
  * records at all.
  */
+
+import { idleBatch } from './idle-work';
 import { isOwnNode } from './scan';
-import { idleBatch } from './scheduler';
 
 const WATCHED_ATTRIBUTES = [
   'href',

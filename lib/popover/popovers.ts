@@ -1,20 +1,21 @@
 /**
  * Part of the on-demand script (entrypoints/popover.ts; the marking script holds a LazyPopovers,
- * overlay/load.ts). The badge's popover, one at a time per document, in the overlay: what it shows for an element,
+ * lib/content/overlay/load.ts). The badge's popover, one at a time per document, in the overlay: what it shows for an element,
  * and its actions — "Verify", "Replace" with the suggestion in a field (the page sees a normal
  * input and change) or for a compose recipient (the chip is swapped through the compose's own
- * controls, webmail/recipient-swap.ts), and "Undo" of that replacement in one click. After a
+ * controls, lib/popover/webmail/recipient-swap.ts), and "Undo" of that replacement in one click. After a
  * recipient swap the popover moves to the new chip's badge as soon as the compose has made it.
  */
-import type { AddressBook } from './address-book';
-import type { Badge } from './badge/badge';
-import type { Marker } from './marker';
-import type { PopoversApi } from './overlay/load';
-import { Overlay } from './overlay/overlay';
-import type { PopoverLine, PopoverView } from './overlay/popover-view';
-import { statusOfAll } from './status';
+
+import type { Badge } from '../content/badge/mark-badge';
+import { statusOfAll } from '../content/badge/status';
+import { statusWord, t } from '../content/badge/words';
+import type { AddressBook } from '../content/marking/address-book';
+import type { Marker } from '../content/marking/marker';
+import type { PopoversApi } from '../content/overlay/load';
+import { Overlay } from './overlay';
+import type { PopoverLine, PopoverView } from './popover-view';
 import { findRecipient, type RecipientSwap, recipientFieldOf, swapRecipient } from './webmail/recipient-swap';
-import { statusWord, t } from './words';
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 

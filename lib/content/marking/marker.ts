@@ -3,13 +3,14 @@
  * Every element is taken up once (a WeakSet of handled nodes); an element's addresses are
  * re-read when its attributes or value change.
  */
+
+import { BADGE_TAG, type Badge, createBadge } from '../badge/mark-badge';
+import { combineStatuses, type PageStatus } from '../badge/status';
+import { planFit } from '../badge/table-fit';
+import { badgeLabel } from '../badge/words';
+import { extractTarget, type Target, type TargetKind } from '../extract/targets';
+import { textTarget } from '../extract/text';
 import type { AddressBook, AddressState } from './address-book';
-import { BADGE_TAG, type Badge, createBadge } from './badge/badge';
-import { planFit } from './badge/table-fit';
-import { extractTarget, type Target, type TargetKind } from './extract/targets';
-import { textTarget } from './extract/text';
-import { combineStatuses, type PageStatus } from './status';
-import { badgeLabel } from './words';
 
 export const STATUS_ATTR = 'data-verimark-status';
 

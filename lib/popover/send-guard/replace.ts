@@ -16,9 +16,9 @@
  * expects; where it is refused, the value is set and an `input` event dispatched.
  */
 
-import { GMAIL_FIELD } from '../webmail/recipients';
-import type { Flagged } from './decide';
-import { pressButton } from './retrigger';
+import type { Flagged } from '../../content/send-guard/decide';
+import { pressButton } from '../../content/send-guard/retrigger';
+import { GMAIL_FIELD } from '../../content/webmail/recipients';
 
 type TextBox = HTMLInputElement | HTMLTextAreaElement;
 

@@ -3,7 +3,7 @@
  * Every status has its own shape (never colour alone), and every colour keeps at least 3:1
  * contrast against white and against dark page backgrounds (#202124, #1e293b): see status.test.ts.
  */
-import type { PageStatus } from '@/lib/shared/page-messages';
+import type { PageStatus } from '@/lib/shared/views';
 
 export type { PageStatus };
 

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { recipientsIn } from '../webmail/recipients';
-import type { Flagged } from './decide';
+import type { Flagged } from '@/lib/content/send-guard/decide';
+import { load } from '@/lib/content/send-guard/testing/fixtures';
+import { recipientsIn } from '@/lib/content/webmail/recipients';
 import { replaceRecipient } from './replace';
-import { load } from './testing/fixtures';
 
 const flagged = (el: Element, email: string): Flagged => ({
   email,

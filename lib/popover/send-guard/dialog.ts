@@ -6,10 +6,10 @@
  * Two states: "Checking recipients…" while verdicts are coming, then the warning.
  */
 import { t, uiLanguage } from '@/lib/shared/i18n';
-import { h, isolateEvents, setStyle } from '../badge/dom';
-import { isUserEvent } from '../user-event';
-import { reasonSentence, statusWord } from '../words';
-import type { Flagged } from './decide';
+import { h, isolateEvents, setStyle } from '../../content/badge/dom';
+import { reasonSentence, statusWord } from '../../content/badge/words';
+import { isUserEvent } from '../../content/marking/user-event';
+import type { Flagged } from '../../content/send-guard/decide';
 import { focusRing, looks, paletteFor } from './dialog-look';
 
 export const DIALOG_TAG = 'verimark-send-guard';

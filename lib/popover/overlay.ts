@@ -7,9 +7,9 @@
  */
 import { autoUpdate, computePosition, flip, offset, shift, size } from '@floating-ui/dom';
 import { uiLanguage } from '@/lib/shared/i18n';
-import { h, setStyle } from '../badge/dom';
-import { OVERLAY_TAG } from '../badge/sheet';
-import { isUserEvent } from '../user-event';
+import { h, setStyle } from '../content/badge/dom';
+import { OVERLAY_TAG } from '../content/badge/sheet';
+import { isUserEvent } from '../content/marking/user-event';
 import { DARK, LIGHT, type PopoverView, renderPopover } from './popover-view';
 
 export { OVERLAY_TAG };

@@ -3,15 +3,16 @@
  * follows changes through one shared observer and SPA navigations, and stops everything when the
  * signal aborts (the WXT context is invalidated, e.g. the extension reloads).
  */
+
+import { LazyPopovers } from '../overlay/load';
+import { inReceivedBody } from '../webmail/received';
 import { AddressBook, type VerifierApi } from './address-book';
+import { onIdle, slicedQueue } from './idle-work';
 import { listenToFields } from './inputs';
 import { Marker } from './marker';
 import { type Batch, TreeWatcher } from './observer';
-import { LazyPopovers } from './overlay/load';
 import { type ScanSink, scanTree } from './scan';
-import { onIdle, slicedQueue } from './scheduler';
 import { Visibility } from './visibility';
-import { inReceivedBody } from './webmail/received';
 
 interface StartOptions {
   win: Window;

@@ -1,6 +1,7 @@
 /** The content script's only line to the background: verdicts and its own configuration, never settings. */
-import { CHECK_ONCE_FLAG, type ContentConfig } from '@/lib/shared/messages';
-import type { VerifierApi } from './address-book';
+import { CHECK_ONCE_FLAG } from '@/lib/shared/messages';
+import type { ContentConfig } from '@/lib/shared/views';
+import type { VerifierApi } from '../marking/address-book';
 import { sendMessage } from './wire';
 
 export const backgroundApi: VerifierApi = {

@@ -2,8 +2,8 @@
 
 import { REASONS } from '@verimark/contract';
 import { statusKey } from '@/lib/shared/badge-words';
-import { message, t } from '@/lib/shared/i18n';
-import type { BadgeWords } from '@/lib/shared/messages';
+import { type MessageKey, message, t } from '@/lib/shared/i18n';
+import type { BadgeWords } from '@/lib/shared/views';
 import type { PageStatus } from './status';
 
 export { reasonSentence } from '@/lib/shared/reason-words';

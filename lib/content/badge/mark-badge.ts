@@ -7,11 +7,12 @@
  * It is a keyboard-reachable button with a screen-reader label; activating it asks its owner to
  * open the popover (one per document, in the overlay).
  */
-import type { PageStatus } from '../status';
-import { isUserEvent } from '../user-event';
+
+import { isUserEvent } from '../marking/user-event';
 import { setStyle } from './dom';
 import { fitInField, leaveField } from './in-field';
 import { adoptBadgeSheet, BADGE_TAG, glyphStyle, inlineHostStyle } from './sheet';
+import type { PageStatus } from './status';
 import { fitInCell } from './table-fit';
 
 export { BADGE_TAG };

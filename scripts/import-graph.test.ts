@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cycles, importGraph, importsOf, parse, valueReach } from './import-graph';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const graph = importGraph(ROOT, ['lib', 'components', 'entrypoints', 'contract/src', 'server']);
+const isTest = (file: string) => /\.test\.tsx?$|\/testing\//.test(file);
+const MARKING = 'entrypoints/content/index.ts';
+const POPOVER = 'entrypoints/popover.ts';
+
+describe('the import graph walker', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'verimark-graph-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const write = (file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  };
+  write('a.ts', "import { b } from './b';\nimport type { C } from '@/c';\nexport const a = b;\n");
+  write('b.ts', "import { a } from './a';\nexport const b = 1;\nexport const ab = a;\n");
+  write('c.ts', "import { type A, type B } from './d';\nexport type C = A | B;\n");
+  write('d.ts', "import type { C } from './c';\nexport type A = C;\nexport type B = 1;\n");
+  write('e.ts', "export { b } from './b';\nexport type { C } from './c';\nimport('./f');\n");
+  write('f.ts', 'export const f = 1;\n');
+  const small = importGraph(dir, ['.']);
+
+  it('tells imports that carry values from those that carry only types', () => {
+    expect(small.get('a.ts')).toEqual([
+      { to: 'b.ts', value: true },
+      { to: 'c.ts', value: false },
+    ]);
+    expect(small.get('c.ts')).toEqual([{ to: 'd.ts', value: false }]);
+    expect(small.get('e.ts')).toEqual([
+      { to: 'b.ts', value: true },
+      { to: 'c.ts', value: false },
+      { to: 'f.ts', value: true },
+    ]);
+  });
+
+  it('finds value cycles apart from type-only ones', () => {
+    expect(cycles(small, (edge) => edge.value)).toEqual([['a.ts', 'b.ts']]);
+    expect(cycles(small, () => true)).toEqual(expect.arrayContaining([['c.ts', 'd.ts']]));
+    expect([...valueReach(small, 'e.ts')].sort()).toEqual(['a.ts', 'b.ts', 'e.ts', 'f.ts']);
+  });
+});
+
+describe("the extension's rooms", () => {
+  it('has no import cycle that carries values, and no cycle of types across folders', () => {
+    expect(cycles(graph, (edge) => edge.value)).toEqual([]);
+    const acrossFolders = cycles(graph, () => true).filter(
+      (group) => new Set(group.map((file) => path.posix.dirname(file))).size > 1,
+    );
+    expect(acrossFolders).toEqual([]);
+  });
+
+  it('keeps lib/shared free of every context: it imports only lib/shared and packages', () => {
+    const outside = [...graph]
+      .filter(([file]) => file.startsWith('lib/shared/') && !isTest(file))
+      .flatMap(([file, edges]) =>
+        edges.filter((edge) => !edge.to.startsWith('lib/shared/')).map((edge) => `${file} → ${edge.to}`),
+      );
+    expect(outside).toEqual([]);
+  });
+
+  it('gives the message protocols view types from a module that imports only the contract', () => {
+    const specifiers = importsOf(parse(path.join(ROOT, 'lib/shared/views.ts'))).map((i) => i.specifier);
+    expect(specifiers.every((specifier) => specifier === '@verimark/contract')).toBe(true);
+    for (const protocol of ['lib/shared/messages.ts', 'lib/shared/page-messages.ts']) {
+      expect(graph.get(protocol)?.map((edge) => edge.to)).toEqual(['lib/shared/views.ts']);
+    }
+  });
+
+  it('lets the marking script import only types from lib/popover/', () => {
+    const valueImports = [...graph]
+      .filter(([file]) => !file.startsWith('lib/popover/') && file !== POPOVER && !isTest(file))
+      .flatMap(([file, edges]) =>
+        edges
+          .filter((edge) => edge.value && edge.to.startsWith('lib/popover/'))
+          .map((edge) => `${file} → ${edge.to}`),
+      );
+    expect(valueImports).toEqual([]);
+    expect([...valueReach(graph, MARKING)].filter((file) => file.startsWith('lib/popover/'))).toEqual([]);
+  });
+
+  it('keeps in lib/popover/ exactly the modules only the popover script carries', () => {
+    const marking = valueReach(graph, MARKING);
+    const popoverOnly = [...valueReach(graph, POPOVER)].filter(
+      (file) => !marking.has(file) && file !== POPOVER,
+    );
+    const housed = [...graph.keys()].filter((file) => file.startsWith('lib/popover/') && !isTest(file));
+    expect(popoverOnly.sort()).toEqual(housed.sort());
+  });
+});
