@@ -5,31 +5,37 @@
 # (`node worker.js`); `node admin.js …` inside a running container manages keys.
 ARG BASE_IMAGE=node:22-bookworm-slim
 
-# Build: the workspace's dependencies, the service's production install (runtime dependencies
-# only; better-sqlite3 compiled when no prebuilt binary can be downloaded: hence python3, make and
-# g++, and Node's headers from the base image) in a layer that only a dependency change rebuilds,
-# then the service bundled to plain JavaScript beside it.
-FROM ${BASE_IMAGE} AS build
+# The production install's manifest: dist/package.json (runtime dependencies only) and its
+# lockfile cut from the repository's. It changes only when the runtime dependencies do.
+FROM ${BASE_IMAGE} AS manifest
+WORKDIR /src
+COPY package-lock.json ./
+COPY server/package.json server/build.mjs server/
+RUN node server/build.mjs --manifest-only
+
+# The runtime dependencies, installed from that manifest alone, so that the layer is rebuilt only
+# when they change. better-sqlite3 downloads a prebuilt binary, or compiles where it cannot:
+# hence python3, make and g++, and Node's headers from the base image.
+FROM ${BASE_IMAGE} AS runtime-deps
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
 ENV npm_config_nodedir=/usr/local npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+WORKDIR /app
+COPY --from=manifest /src/server/dist/package.json /src/server/dist/package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+
+# The service bundled to plain JavaScript (`npm run build -w server`) with the workspace's tools.
+FROM ${BASE_IMAGE} AS build
+ENV npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 WORKDIR /src
 COPY package.json package-lock.json ./
 COPY contract/package.json contract/
-COPY server/package.json server/build.mjs server/
+COPY server/package.json server/
 RUN npm ci --ignore-scripts --workspace server --workspace contract
-RUN node server/build.mjs --manifest-only \
-  && mkdir /app \
-  && cp server/dist/package.json server/dist/package-lock.json /app/ \
-  && cd /app \
-  && npm ci --omit=dev \
-  && npm cache clean --force
 COPY contract/ contract/
 COPY server/ server/
-RUN npm run build -w server \
-  && cmp server/dist/package-lock.json /app/package-lock.json \
-  && cp -R server/dist/. /app/
+RUN npm run build -w server
 
 # Run: the built service and its node_modules, as an unprivileged user, data in /data.
 FROM ${BASE_IMAGE}
@@ -39,7 +45,8 @@ RUN groupadd --system verimark \
   && mkdir -p /data \
   && chown verimark:verimark /data
 WORKDIR /app
-COPY --from=build /app/ /app/
+COPY --from=runtime-deps /app/ /app/
+COPY --from=build /src/server/dist/ /app/
 USER verimark
 VOLUME ["/data"]
 EXPOSE 8787

@@ -7,7 +7,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(HERE, 'package.json'), 'utf8'));
@@ -18,7 +17,9 @@ const external = Object.keys(pkg.dependencies).flatMap((name) => [name, `${name}
 const manifestOnly = process.argv.includes('--manifest-only');
 
 rmSync(path.join(HERE, 'dist'), { recursive: true, force: true });
-if (!manifestOnly)
+if (!manifestOnly) {
+  // Loaded only to bundle: the manifest alone needs no installed dependency.
+  const { build } = await import('esbuild');
   await build({
     absWorkingDir: HERE,
     entryPoints: {
@@ -39,6 +40,7 @@ if (!manifestOnly)
     logLevel: 'warning',
     banner: { js: '#!/usr/bin/env node' },
   });
+}
 
 /** The lockfile entries the runtime dependencies need, taken from the repository's lockfile. */
 function runtimeLock(rootLock, dependencies) {
