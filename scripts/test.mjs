@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: browsers → typecheck + lint → build:test (Chrome and Firefox) → web-ext lint of the
 // Firefox build → every Vitest project → the service's suites on Node 22 (scripts/node22-check.mjs)
-// → the Dockerfile and compose stack built and run with podman (scripts/container-check.mjs). Ends with the line `N passed, M failed`, counting every
-// test and every check, and exits non-zero on any failure. Needs no stdin (CI=true works).
+// → the Dockerfile and compose stack built and run with podman (scripts/container-check.mjs).
+// Ends with the line `N passed, M failed`, counting every test and every check, and exits non-zero
+// on any failure. Needs no stdin (CI=true works).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
