@@ -26,6 +26,7 @@ const POSTGRES_IMAGE = process.env.VERIMARK_TEST_POSTGRES_IMAGE ?? '';
 const RUN_ID = `${process.pid}-${randomBytes(3).toString('hex')}`;
 const IMAGE = `localhost/verimark-test-service:${RUN_ID}`;
 const PROJECT = `verimark-test-${RUN_ID}`;
+const SERVICES = ['postgres', 'service', 'worker-1', 'worker-2'];
 
 interface ImageConfig {
   User?: string;
@@ -227,7 +228,7 @@ describe('the compose stack', () => {
       return ran.stdout + ran.stderr;
     };
     try {
-      compose(['up', '-d']);
+      compose(['up', '-d', '--no-build']);
       const baseUrl = `http://127.0.0.1:${port}`;
       try {
         await healthy(baseUrl);
@@ -270,10 +271,12 @@ describe('the compose stack', () => {
       expect(lines[1]).toMatch(/^bob@@deliverable\.test,undeliverable,invalid_syntax\b/);
       expect(lines[2]).toMatch(/^no address here,undeliverable,invalid_syntax\b/);
 
-      for (const service of ['postgres', 'service', 'worker-1', 'worker-2']) {
+      for (const service of SERVICES) {
         expect(podman(['healthcheck', 'run', container(service)], false).status, service).toBe(0);
       }
     } finally {
+      // Containers first, with their anonymous /data volumes (podman-compose 1.0's down leaves them).
+      podman(['rm', '--force', '--volumes', ...SERVICES.map(container)], false);
       compose(['down', '--volumes'], false);
       podman(['volume', 'rm', '--force', `${PROJECT}_postgres-data`], false);
       podman(['network', 'rm', '--force', `${PROJECT}_default`], false);
