@@ -1,6 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
+// scripts/node22-check.mjs runs the service's suites on another Node than the repository's install
+// was built for: in-process SQLite then loads a better-sqlite3 compiled for that Node.
+const sqliteModule = process.env.VERIMARK_SQLITE_MODULE;
+
 export default defineConfig({
   test: {
     projects: [
@@ -20,6 +24,7 @@ export default defineConfig({
       },
       {
         // The reference service: unit tests and integration tests against real DNS/SMTP servers on loopback.
+        resolve: { alias: sqliteModule ? { 'better-sqlite3': sqliteModule } : {} },
         test: {
           name: 'server',
           include: ['server/**/*.test.ts'],

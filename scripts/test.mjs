@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: browsers → typecheck + lint → build:test (Chrome and Firefox) → web-ext lint of the
-// Firefox build → every Vitest project. Ends with the line `N passed, M failed`, counting every
-// test and every check, and exits non-zero on any failure. Needs no stdin (CI=true works).
+// Firefox build → every Vitest project → the service's suites on Node 22 (scripts/node22-check.mjs)
+// → the Dockerfile and compose stack built and run with podman (scripts/container-check.mjs).
+// Ends with the line `N passed, M failed`, counting every test and every check, and exits non-zero
+// on any failure. Needs no stdin (CI=true works).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -41,6 +43,14 @@ async function step(name, cmd, args, opts) {
   if (opts?.capture && (code !== 0 || process.env.VERBOSE)) process.stdout.write(output);
   record(name, code === 0, code === 0 ? '' : `exit ${code}`);
   return code === 0;
+}
+
+/** The container check; skipped (and said so) only when podman cannot run at all on this machine. */
+async function containerCheck() {
+  const { code, output } = await run(process.execPath, ['scripts/container-check.mjs'], { capture: true });
+  const skipped = /^SKIPPED container check: (.*)$/m.exec(output);
+  if (code !== 0 || skipped || process.env.VERBOSE) process.stdout.write(output);
+  record('container', code === 0, skipped ? `skipped: ${skipped[1]}` : code === 0 ? '' : `exit ${code}`);
 }
 
 async function browsers() {
@@ -121,6 +131,9 @@ await Promise.all([
 // the typecheck: `wxt zip` rewrites .wxt/, which tsc reads.
 for (const c of await storeChecks()) record(c.name, c.ok, c.detail);
 const tests = await vitest(process.argv.slice(2));
+// After the Vitest projects, one at a time: each builds and runs the service again.
+await step('node 22', process.execPath, ['scripts/node22-check.mjs'], { capture: true });
+await containerCheck();
 
 const passed = tests.passed + checks.filter((c) => c.ok).length;
 const failed = tests.failed + checks.filter((c) => !c.ok).length;

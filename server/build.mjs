@@ -4,36 +4,43 @@
 // dependencies stay external. dist/ gets its own package.json (runtime dependencies only) and a
 // package-lock.json cut from the repository's lockfile, so `cd dist && npm ci --omit=dev` installs
 // exactly the versions the tests ran with and nothing else (docs/self-hosting.md).
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(path.join(HERE, 'package.json'), 'utf8'));
 const external = Object.keys(pkg.dependencies).flatMap((name) => [name, `${name}/*`]);
 
+// `--manifest-only`: dist/package.json and dist/package-lock.json alone, so that an image build
+// can install the runtime dependencies in a layer of their own, before the sources are copied in.
+const manifestOnly = process.argv.includes('--manifest-only');
+
 rmSync(path.join(HERE, 'dist'), { recursive: true, force: true });
-await build({
-  absWorkingDir: HERE,
-  entryPoints: {
-    main: 'main.ts',
-    worker: 'worker.ts',
-    admin: 'admin.ts',
-    // The CSV scanner's thread (csv/scan-thread.ts loads it beside the entry that starts it).
-    'scan-thread-worker': 'csv/scan-thread-worker.ts',
-  },
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.19',
-  external,
-  sourcemap: true,
-  logLevel: 'warning',
-  banner: { js: '#!/usr/bin/env node' },
-});
+if (!manifestOnly) {
+  // Loaded only to bundle: the manifest alone needs no installed dependency.
+  const { build } = await import('esbuild');
+  await build({
+    absWorkingDir: HERE,
+    entryPoints: {
+      main: 'main.ts',
+      worker: 'worker.ts',
+      admin: 'admin.ts',
+      // The CSV scanner's thread (csv/scan-thread.ts loads it beside the entry that starts it).
+      'scan-thread-worker': 'csv/scan-thread-worker.ts',
+    },
+    outdir: 'dist',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    external,
+    sourcemap: true,
+    logLevel: 'warning',
+    banner: { js: '#!/usr/bin/env node' },
+  });
+}
 
 /** The lockfile entries the runtime dependencies need, taken from the repository's lockfile. */
 function runtimeLock(rootLock, dependencies) {
@@ -96,5 +103,6 @@ const lock = {
     ...runtimeLock(rootLock, pkg.dependencies),
   },
 };
+mkdirSync(path.join(HERE, 'dist'), { recursive: true });
 writeFileSync(path.join(HERE, 'dist', 'package.json'), `${JSON.stringify(distPkg, null, 2)}\n`);
 writeFileSync(path.join(HERE, 'dist', 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);

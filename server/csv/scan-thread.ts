@@ -38,11 +38,22 @@ interface Listener {
 }
 
 /**
+ * What a thread's own import of the TypeScript scanner fails with when it does not go through tsx:
+ * Node 20 knows no `.ts`; Node 22 strips the types but resolves no extensionless import.
+ */
+const NOT_LOADED_AS_TYPESCRIPT = [
+  'ERR_UNKNOWN_FILE_EXTENSION',
+  'ERR_MODULE_NOT_FOUND',
+  'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX',
+  'ERR_INVALID_TYPESCRIPT_SYNTAX',
+];
+
+/**
  * The thread's entry: the scanner. Built (`npm run build -w server`), it is the JavaScript file
  * beside the entry that starts it. From source, it goes through tsx's loader (the tests and
  * `npm run openapi` run the TypeScript through tsx): Node 20 does not pass `--import` on to a
  * worker, so unless the thread already loads TypeScript it registers tsx itself; registering twice
- * would transform twice.
+ * would transform twice. A failed import ran none of the scanner's code, so trying again is safe.
  */
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const WORKER_URL = new URL(
@@ -52,7 +63,7 @@ const WORKER_URL = new URL(
 const ENTRY = FROM_SOURCE
   ? `import(${JSON.stringify(WORKER_URL)})
   .catch((err) => {
-    if (err?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw err;
+    if (!${JSON.stringify(NOT_LOADED_AS_TYPESCRIPT)}.includes(err?.code)) throw err;
     return import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((tsx) => {
       tsx.register();
       return import(${JSON.stringify(`${WORKER_URL}?tsx`)});

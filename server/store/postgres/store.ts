@@ -4,13 +4,18 @@ import { PgBatchQueue } from './batches';
 import { PgFileStore } from './files';
 import { AdvisoryHostSlots } from './host-slots';
 import { PgKeyStore } from './keys';
-import { createPool, migrate } from './pool';
+import { type ConnectOptions, createPool, migrate, waitForDatabase } from './pool';
 import { PgTaskStore } from './tasks';
 
 /** The shared store: `DATABASE_URL=postgres://…`, migrated on first use by whichever process starts first. */
-export async function openPostgresStore(url: string, perHostConcurrency: number): Promise<Store> {
+export async function openPostgresStore(
+  url: string,
+  perHostConcurrency: number,
+  connect: ConnectOptions = {},
+): Promise<Store> {
   const pool = createPool(url);
   try {
+    await waitForDatabase(pool, url, connect);
     await migrate(pool);
   } catch (err) {
     await pool.end();
