@@ -67,6 +67,7 @@ describe('the sources zip (wxt.config.ts SOURCES)', () => {
       'scripts/inline-stylesheets.ts',
       'scripts/page-scripts-browser.ts',
       'scripts/plain-dynamic-imports.ts',
+      'scripts/postinstall.mjs',
     ]);
   });
 

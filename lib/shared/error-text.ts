@@ -1,9 +1,13 @@
 /** Plain words for an API error kind, the same in the banner and in the upload list. */
-import type { ApiError } from '@/lib/api/errors';
+
 import { t } from '@/lib/shared/i18n';
+import type { ApiErrorKind } from '@/lib/shared/views';
 
 /** Reads only the error's kind and message (a refusal kept in storage has them too). */
-export function errorText(error: Pick<ApiError, 'kind' | 'message'>, retryIn: number | null = null): string {
+export function errorText(
+  error: { kind: ApiErrorKind; message: string },
+  retryIn: number | null = null,
+): string {
   switch (error.kind) {
     case 'invalid_key':
       return t('popup_error_invalid_key');

@@ -30,7 +30,9 @@ describe('the "verify the selected text" command', () => {
     expect(inject).toHaveBeenCalledWith(expect.objectContaining({ target: { tabId: 3, allFrames: true } }));
     expect(countRequests(env.server.requests, PATHS.single)).toBe(1);
     const shown = Object.values(await fakeBrowser.notifications.getAll());
-    expect(shown).toMatchObject([{ title: 'ann@example.com', message: 'deliverable (accepted_email)' }]);
+    expect(shown).toMatchObject([
+      { title: 'ann@example.com', message: 'Deliverable: The mail server accepts this address.' },
+    ]);
   });
 
   it('says so when nothing is selected, or the page cannot be read, and spends nothing', async () => {

@@ -79,7 +79,7 @@ export async function verifyForContentScript(
   // checked before the tab's window so a refusal there costs the tab nothing.
   const spend = (paid: boolean) => async () => {
     if (await useAllowance(email, sender)) return;
-    if (paid && !clicked) await takeDailyCredit();
+    if (paid && !clicked) await takeDailyCredit(settings.dailyAutoCap);
     await takeSpend(tabOf(sender), limit);
   };
   // A cached verdict costs no credit, but tells the page something: it counts like a spend.

@@ -73,14 +73,14 @@ describe('the daily cap on credits spent without a click', () => {
   it('starts again the next day; 0 turns verification on sight off', async () => {
     await updateSettings({ dailyAutoCap: 1 });
     const today = new Date(2026, 10, 27, 23, 59).getTime();
-    await takeDailyCredit(today);
-    await expect(takeDailyCredit(today)).rejects.toMatchObject({
+    await takeDailyCredit(1, today);
+    await expect(takeDailyCredit(1, today)).rejects.toMatchObject({
       kind: 'rate_limited',
       retryAfterSeconds: 60,
     });
     const tomorrow = new Date(2026, 10, 28, 0, 1).getTime();
     expect(dayOf(tomorrow)).toBe('2026-11-28');
-    await expect(takeDailyCredit(tomorrow)).resolves.toBeUndefined();
+    await expect(takeDailyCredit(1, tomorrow)).resolves.toBeUndefined();
     await updateSettings({ dailyAutoCap: 0 });
     expect(await ask(1, 'zero@example.com')).toMatchObject({ kind: 'rate_limited' });
     expect(spends()).toBe(0);

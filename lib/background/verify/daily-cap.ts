@@ -5,9 +5,9 @@
  * still click it). Addresses the user asked for — a click, or "Verify all on this page" — are
  * not counted.
  */
+import { t } from '@/lib/shared/i18n';
 import { ApiError } from '../../api/errors';
 import { dailySpendItem } from '../../storage/content-spends';
-import { getSettings } from '../../storage/settings';
 
 /** The local calendar day of `now`, `YYYY-MM-DD`. */
 export function dayOf(now: number): string {
@@ -20,9 +20,8 @@ export function dayOf(now: number): string {
 let queue: Promise<unknown> = Promise.resolve();
 
 /** Takes one credit of today's cap, or rejects with `rate_limited` (retry after midnight) when it is used up. */
-export function takeDailyCredit(now = Date.now()): Promise<void> {
+export function takeDailyCredit(cap: number, now = Date.now()): Promise<void> {
   const run = queue.then(async () => {
-    const cap = (await getSettings()).dailyAutoCap;
     const day = dayOf(now);
     const stored = await dailySpendItem.getValue();
     const spent = stored.day === day ? stored.spent : 0;
@@ -30,7 +29,7 @@ export function takeDailyCredit(now = Date.now()): Promise<void> {
       const midnight = new Date(now);
       midnight.setHours(24, 0, 0, 0);
       const retry = Math.max(1, Math.ceil((midnight.getTime() - now) / 1000));
-      throw new ApiError('rate_limited', 'Daily limit of verifications on sight reached', null, retry);
+      throw new ApiError('rate_limited', t('bg_daily_cap_reached'), null, retry);
     }
     await dailySpendItem.setValue({ day, spent: spent + 1 });
   });

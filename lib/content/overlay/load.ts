@@ -8,10 +8,10 @@
  */
 
 import type { Badge } from '../badge/mark-badge';
+import { sendMessage } from '../extension/wire';
 import type { AddressBook } from '../marking/address-book';
 import type { Marker } from '../marking/marker';
 import type { GuardUi } from '../send-guard/guard';
-import { sendMessage } from '../extension/wire';
 
 export const UI_GLOBAL = '__verimarkUi';
 

@@ -16,6 +16,7 @@
  * expects; where it is refused, the value is set and an `input` event dispatched.
  */
 
+import { BADGE_TAG } from '../../content/badge/sheet';
 import type { Flagged } from '../../content/send-guard/decide';
 import { pressButton } from '../../content/send-guard/retrigger';
 import { GMAIL_FIELD } from '../../content/webmail/recipients';
@@ -102,8 +103,12 @@ export function replaceRecipient(f: Flagged): boolean {
   }
   const well = el.closest('[contenteditable="true"]') as HTMLElement | null;
   if (!well) return false;
-  if (el !== well) el.remove();
-  else {
+  if (el !== well) {
+    // The pill's mark goes with it (it sits right after the pill, in the well).
+    const mark = el.nextElementSibling;
+    if (mark?.localName === BADGE_TAG) mark.remove();
+    el.remove();
+  } else {
     // Typed text in the well itself: the address is replaced where it stands.
     const walker = doc.createTreeWalker(well, 4);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
