@@ -2,7 +2,7 @@
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { SettingsView } from '@/lib/shared/views';
 import { OptionsApp } from './options-app';
 import { buttonIn, flush, labelledIn, useOptionsPage } from './testing/options-page';
@@ -102,7 +102,7 @@ describe('a key saved for another origin', () => {
 
 describe('the daily cap', () => {
   it('is a number field saved with the other settings', async () => {
-    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => true);
     const field = labelledIn(page.root, 'Credits spent without a click, per day (all tabs)');
     expect(field.type).toBe('number');
     expect(field.value).toBe('200');

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act } from 'preact/test-utils';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { SettingsView } from '@/lib/shared/views';
 import { buttonIn, flush, labelledIn, useOptionsPage } from './testing/options-page';
 
@@ -84,7 +84,7 @@ describe('the options page', () => {
   });
 
   it('asks for the service origin, then saves URL and key', async () => {
-    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => true);
     await type(byLabel('Service URL'), 'https://verify.example.com/');
     await type(byLabel('API key'), 'k-123');
     await act(() => button('Save').click());
@@ -99,7 +99,7 @@ describe('the options page', () => {
   });
 
   it('does not save when the permission is refused', async () => {
-    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => false);
     await type(byLabel('Service URL'), 'https://verify.example.com');
     await act(() => button('Save').click());
     await flush();
@@ -108,7 +108,7 @@ describe('the options page', () => {
   });
 
   it('reports each Test connection outcome', async () => {
-    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => true);
     await type(byLabel('Service URL'), 'http://127.0.0.1:8787');
     const outcomes: [unknown, RegExp][] = [
       [{ ok: true }, /OK/],
@@ -129,8 +129,8 @@ describe('the options page', () => {
   });
 
   it('adds a site after its permission is granted, and removes it', async () => {
-    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
-    const release = vi.spyOn(fakeBrowser.permissions, 'remove').mockResolvedValue(true);
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => true);
+    const release = vi.spyOn(fakeBrowser.permissions, 'remove').mockImplementation(async () => true);
     let sites: string[] = [];
     answers.getSettings = () => ({ ...settings, enabledSites: sites });
     answers.saveSettings = (patch: { enabledSites: string[] }) => {
@@ -151,7 +151,7 @@ describe('the options page', () => {
   });
 
   it('does not add a site whose permission is refused', async () => {
-    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => false);
     await type(byLabel('Add site'), 'crm.example.com');
     await act(() => button('Add').click());
     await flush();
@@ -162,7 +162,7 @@ describe('the options page', () => {
 
 describe('the service permission', () => {
   it('is asked for a loopback service in a store build, and taken as granted in the test build', async () => {
-    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => true);
     await type(byLabel('Service URL'), 'http://127.0.0.1:8787');
     await act(() => button('Save').click());
     await flush();

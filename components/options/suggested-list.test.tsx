@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act } from 'preact/test-utils';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import type { SettingsView } from '@/lib/shared/views';
 import type * as Suggested from '../site-toggle/suggested-sites';
 import { buttonIn, flush, useOptionsPage } from './testing/options-page';
@@ -68,8 +68,8 @@ describe('suggested webmail and CRM sites', () => {
   });
 
   it('asks for the permission straight from the click, then enables the site; a second click disables it', async () => {
-    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
-    const release = vi.spyOn(fakeBrowser.permissions, 'remove').mockResolvedValue(true);
+    const request = vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => true);
+    const release = vi.spyOn(fakeBrowser.permissions, 'remove').mockImplementation(async () => true);
     suggestion('Gmail (mail.google.com)').click();
     // Still inside the click: the browser only shows the prompt during a user gesture.
     expect(request).toHaveBeenCalledWith({ origins: ['*://*.mail.google.com/*'] });
@@ -88,7 +88,7 @@ describe('suggested webmail and CRM sites', () => {
   });
 
   it('keeps other enabled sites when one is added', async () => {
-    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(true);
+    vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => true);
     sites = ['crm.example.com'];
     await act(() => suggestion('HubSpot (app.hubspot.com)').click());
     await flush();
@@ -96,7 +96,7 @@ describe('suggested webmail and CRM sites', () => {
   });
 
   it('enables nothing when the permission is refused', async () => {
-    vi.spyOn(fakeBrowser.permissions, 'request').mockResolvedValue(false);
+    vi.spyOn(fakeBrowser.permissions, 'request').mockImplementation(async () => false);
     await act(() => suggestion('Zoho CRM (crm.zoho.com)').click());
     await flush();
     expect(sent.map((m) => m.type)).not.toContain('saveSettings');

@@ -1,6 +1,6 @@
 import { PATHS } from '@verimark/contract';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { addJob, getJobs } from '../storage/jobs';
 import { getCached } from '../storage/verdict-cache';
 import { POLL_ALARM } from './core/poll-alarm';
@@ -58,7 +58,9 @@ describe('startBackground', () => {
       vi.spyOn(event, 'addListener').mockImplementation(() => undefined);
     }
     const quiet = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const openOptions = vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockResolvedValue();
+    const openOptions = vi
+      .spyOn(fakeBrowser.runtime, 'openOptionsPage')
+      .mockImplementation(async () => undefined);
     const clicks = vi.spyOn(fakeBrowser.notifications.onClicked, 'addListener');
     await addJob(bulkJob({ id: 'b-2', fileId: 'file-2', phase: 'processing', blobKey: 'k' }));
     const armed = async () => (await fakeBrowser.alarms.get(POLL_ALARM)) !== undefined;
@@ -69,7 +71,7 @@ describe('startBackground', () => {
     await until(armed);
     for (const event of ['update', 'install'] as const) {
       await fakeBrowser.alarms.clearAll(); // the browser dropped them
-      await fakeBrowser.runtime.onInstalled.trigger({ reason: event, temporary: false });
+      await fakeBrowser.runtime.onInstalled.trigger({ reason: event });
       await until(armed);
     }
     expect(openOptions).toHaveBeenCalledTimes(1);

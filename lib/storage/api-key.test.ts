@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { get, set } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { bindApiKey, getApiKey, getApiKeyFor, getSavedKey, migrateKeyV1, setApiKey } from './api-key';
 import { idbStore } from './idb';
 import { updateSettings } from './settings';

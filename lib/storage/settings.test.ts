@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   createSettingsItem,
   DEFAULT_SETTINGS,
@@ -92,7 +92,9 @@ describe('settings migrations', () => {
 describe('stored values that are corrupt, partial, or from another version', () => {
   const stored = async (value: unknown, version: number | null) => {
     await fakeBrowser.storage.local.set(
-      version === null ? { settings: value } : { settings: value, settings$: { v: version } },
+      (version === null ? { settings: value } : { settings: value, settings$: { v: version } }) as {
+        settings: unknown;
+      },
     );
     return createSettingsItem();
   };

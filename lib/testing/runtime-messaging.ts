@@ -5,7 +5,7 @@
  * Chrome serialises runtime messages, so only what survives serialisation arrives.
  */
 import { vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 
 type Listener = (message: unknown, sender: unknown, sendResponse: (answer: unknown) => void) => unknown;
 

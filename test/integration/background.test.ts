@@ -3,7 +3,7 @@
  * credits spent once for concurrent asks, bulk upload to download, and Test connection.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { downloadResults } from '../../lib/background/bulk/downloads';
 import { pollBulkJobs } from '../../lib/background/bulk/poll';
 import { recoverInterruptedUploads, startBulkUpload } from '../../lib/background/bulk/upload';
@@ -66,7 +66,7 @@ describe('the background with the real service', () => {
       return job?.kind === 'bulk' && job.phase === 'completed';
     });
     const [job] = await getJobs();
-    const download = vi.spyOn(fakeBrowser.downloads, 'download').mockResolvedValue(1);
+    const download = vi.spyOn(fakeBrowser.downloads, 'download').mockImplementation(async () => 1);
     const result = await downloadResults({
       fileId: job?.kind === 'bulk' ? (job.fileId ?? '') : '',
       fileName,

@@ -1,7 +1,7 @@
 import { DESCRIPTIONS, PATHS } from '@verimark/contract';
 import { get, set } from 'idb-keyval';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ok } from '../../api/testing/scripted-server';
 import { idbStore } from '../../storage/idb';
 import { addJob, type BulkJob, getJobs } from '../../storage/jobs';
@@ -16,7 +16,7 @@ const env = useFakeService();
 
 const bulkJobs = async () => (await getJobs()).filter((job): job is BulkJob => job.kind === 'bulk');
 const notifications = async () =>
-  Object.values(await fakeBrowser.notifications.getAll()) as { title: string; message: string }[];
+  Object.values(fakeBrowser.notifications.getAllCreateOptions()) as { title: string; message: string }[];
 
 let lastKey = '';
 
@@ -378,7 +378,7 @@ describe('downloadResults', () => {
   it('asks for a fresh signed URL and saves it as <name>-verified.csv', async () => {
     const url = `${env.server.url}/downloads/file-1.csv?expires=1&signature=abc`;
     env.service.state.bulkStatuses = [{ status: 'completed', download_url: url }];
-    const download = vi.spyOn(fakeBrowser.downloads, 'download').mockResolvedValue(42);
+    const download = vi.spyOn(fakeBrowser.downloads, 'download').mockImplementation(async () => 42);
     expect(await downloadResults({ fileId: 'file-1', fileName: 'leads.csv' })).toEqual({
       downloadId: 42,
       url,

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { useFakeService } from '../testing/setup';
 import { downloadResults, MAX_BASE_BYTES, resultFileName } from './downloads';
 
@@ -60,7 +60,7 @@ describe('downloadResults', () => {
     env.service.state.bulkStatuses = [
       { status: 'completed', download_url: '/downloads/file-1.csv?expires=1&signature=abc' },
     ];
-    const download = vi.spyOn(fakeBrowser.downloads, 'download').mockResolvedValue(7);
+    const download = vi.spyOn(fakeBrowser.downloads, 'download').mockImplementation(async () => 7);
     await downloadResults({ fileId: 'file-1', fileName: 'sales/Q3: leads.csv' });
     expect(download).toHaveBeenCalledWith({
       url: `${env.server.url}/downloads/file-1.csv?expires=1&signature=abc`,

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { addJob } from '../../storage/jobs';
 import { bulkJob, useFakeService } from '../testing/setup';
 import { onNotificationClicked } from './notification-click';
@@ -11,7 +11,7 @@ const env = useFakeService(() => ({
 let download: ReturnType<typeof vi.spyOn>;
 let create: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
-  download = vi.spyOn(fakeBrowser.downloads, 'download').mockResolvedValue(7);
+  download = vi.spyOn(fakeBrowser.downloads, 'download').mockImplementation(async () => 7);
   create = vi.spyOn(fakeBrowser.tabs, 'create');
 });
 
@@ -44,7 +44,7 @@ describe('a notification’s click', () => {
   });
 
   it('opens the toolbar popup itself where the browser allows it', async () => {
-    const openPopup = vi.spyOn(fakeBrowser.action, 'openPopup').mockResolvedValue(undefined);
+    const openPopup = vi.spyOn(fakeBrowser.action, 'openPopup').mockImplementation(async () => undefined);
     await onNotificationClicked('verdict-ann@example.com-1');
     expect(openPopup).toHaveBeenCalledOnce();
     expect(create).not.toHaveBeenCalled();

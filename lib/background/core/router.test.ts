@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { CONTENT_SCRIPT_MESSAGES, LOOKUP_MAX, type ProtocolMap } from '@/lib/shared/messages';
 import { fromMessageError } from '../../api/errors';
 import { startScriptedServer } from '../../api/testing/scripted-server';

@@ -1,6 +1,6 @@
 import { PATHS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ok } from '../../api/testing/scripted-server';
 import { countRequests, useFakeService } from '../testing/setup';
 import { getAccount, keyFingerprint, toAccountView } from './account';

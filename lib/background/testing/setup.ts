@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { DESCRIPTIONS, PATHS } from '@verimark/contract';
 import { clear } from 'idb-keyval';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import {
   fail,
   ok,

@@ -1,6 +1,6 @@
 import { PATHS } from '@verimark/contract';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import config from '../../../wxt.config';
 import { countRequests, useFakeService } from '../testing/setup';
 import { onCommand, VERIFY_SELECTION_COMMAND } from './commands';
@@ -15,12 +15,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-type Injection = Awaited<ReturnType<typeof fakeBrowser.scripting.executeScript>>;
+type Injection = { frameId: number; result: unknown; documentId: string }[];
 const selections = (...texts: string[]) =>
   vi
     .spyOn(fakeBrowser.scripting, 'executeScript')
-    .mockResolvedValue(
-      texts.map((result, frameId) => ({ frameId, result, documentId: `d${frameId}` })) as Injection,
+    .mockImplementation(
+      async () =>
+        texts.map((result, frameId) => ({ frameId, result, documentId: `d${frameId}` })) satisfies Injection,
     );
 
 describe('the "verify the selected text" command', () => {
@@ -29,7 +30,7 @@ describe('the "verify the selected text" command', () => {
     await onCommand(VERIFY_SELECTION_COMMAND, { id: 3 });
     expect(inject).toHaveBeenCalledWith(expect.objectContaining({ target: { tabId: 3, allFrames: true } }));
     expect(countRequests(env.server.requests, PATHS.single)).toBe(1);
-    const shown = Object.values(await fakeBrowser.notifications.getAll());
+    const shown = Object.values(fakeBrowser.notifications.getAllCreateOptions()) as { message: string }[];
     expect(shown).toMatchObject([
       { title: 'ann@example.com', message: 'Deliverable: The mail server accepts this address.' },
     ]);
@@ -42,7 +43,7 @@ describe('the "verify the selected text" command', () => {
       new Error('Cannot access a chrome:// URL'),
     );
     await onCommand(VERIFY_SELECTION_COMMAND, { id: 4 });
-    const shown = Object.values(await fakeBrowser.notifications.getAll());
+    const shown = Object.values(fakeBrowser.notifications.getAllCreateOptions()) as { message: string }[];
     expect(shown.map((n) => n.message)).toEqual([
       'No email address in the selection',
       'No email address in the selection',

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { resetBackground } from '../testing/setup';
 import { addressFrom, MENU_ID, onMenuClick } from './context-menu';
 
 const shown = async () =>
-  Object.values(await fakeBrowser.notifications.getAll()) as { title: string; message: string }[];
+  Object.values(fakeBrowser.notifications.getAllCreateOptions()) as { title: string; message: string }[];
 
 beforeEach(resetBackground);
 

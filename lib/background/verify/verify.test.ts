@@ -1,7 +1,7 @@
 import { PATHS } from '@verimark/contract';
 import { ADDRESS_CASES } from '@verimark/contract/testing/address-cases';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeBrowser } from 'wxt/testing';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { ApiError } from '../../api/errors';
 import { addJob, getJobs } from '../../storage/jobs';
 import { getRecent } from '../../storage/verdict-cache';
