@@ -5,11 +5,11 @@
  * lib/storage/settings.ts is the hook).
  */
 import { useState } from 'preact/hooks';
+import { disableSite, enableSite } from '@/components/site-toggle/enable-site';
 import { fromMessageError } from '@/lib/api/errors';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import type { SettingsView } from '@/lib/shared/views';
-import { disableSite, enableSite } from '../site-toggle/enable-site';
 import { SuggestedList } from './suggested-list';
 
 interface Props {

@@ -2,14 +2,14 @@
 import { act } from 'preact/test-utils';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import type * as Suggested from '@/components/site-toggle/suggested-sites';
 import type { SettingsView } from '@/lib/shared/views';
-import type * as Suggested from '../site-toggle/suggested-sites';
 import { buttonIn, flush, useOptionsPage } from './testing/options-page';
 
 const { HOSTILE } = vi.hoisted(() => ({ HOSTILE: '<img src=x onerror="globalThis.pwned=1">' }));
 const real = await vi.importActual<typeof Suggested>('../site-toggle/suggested-sites');
 
-vi.mock('../site-toggle/suggested-sites', async (importOriginal) => {
+vi.mock('@/components/site-toggle/suggested-sites', async (importOriginal) => {
   const original = await importOriginal<typeof Suggested>();
   return { SUGGESTED_SITES: [...original.SUGGESTED_SITES, { site: 'hostile.test', label: HOSTILE }] };
 });

@@ -3,8 +3,9 @@
  * buttons: pressed while the site is enabled. Each click goes straight to `onToggle`, which must
  * ask for the permission before anything else is awaited (the prompt needs the user's gesture).
  */
+
+import { SUGGESTED_SITES } from '@/components/site-toggle/suggested-sites';
 import { t } from '@/lib/shared/i18n';
-import { SUGGESTED_SITES } from '../site-toggle/suggested-sites';
 
 interface Props {
   enabledSites: readonly string[];

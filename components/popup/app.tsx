@@ -4,9 +4,9 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { SiteToggle } from '@/components/site-toggle/site-toggle';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
-import { SiteToggle } from '../site-toggle/site-toggle';
 import { AccountProvider, Balance, LowBalanceHint } from './account';
 import { ApiStatusProvider } from './api-status';
 import { ErrorBanner } from './error-banner';

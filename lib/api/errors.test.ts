@@ -1,7 +1,7 @@
 /** ApiErrors cross a runtime message through the real @webext-core/messaging, fields intact. */
 import { defineExtensionMessaging } from '@webext-core/messaging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installRuntimeMessaging } from '../testing/runtime-messaging';
+import { installRuntimeMessaging } from '@/lib/testing/runtime-messaging';
 import { ApiError, fromMessageError } from './errors';
 
 interface Protocol {

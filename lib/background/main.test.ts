@@ -1,8 +1,8 @@
 import { PATHS } from '@verimark/contract';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { addJob, getJobs } from '../storage/jobs';
-import { getCached } from '../storage/verdict-cache';
+import { addJob, getJobs } from '@/lib/storage/jobs';
+import { getCached } from '@/lib/storage/verdict-cache';
 import { POLL_ALARM } from './core/poll-alarm';
 import { onAlarm, resume, startBackground } from './main';
 import { bulkJob, countRequests, until, useFakeService } from './testing/setup';

@@ -3,7 +3,7 @@
  * event must find them), then persisted work is resumed on every start of the worker.
  */
 import { browser } from 'wxt/browser';
-import { pruneJobs } from '../storage/jobs';
+import { pruneJobs } from '@/lib/storage/jobs';
 import { pollBulkJobs } from './bulk/poll';
 import { recoverInterruptedUploads, sweepAbandonedUploads } from './bulk/upload';
 import { onNotificationClicked } from './core/notification-click';

@@ -8,8 +8,8 @@ import {
   isOffscreenRequest,
   type OffscreenRequest,
   type OffscreenSubsetAnswer,
-} from '../background/bulk/offscreen-protocol';
-import { subsetBlob } from '../background/bulk/subset-blob';
+} from '@/lib/background/bulk/offscreen-protocol';
+import { subsetBlob } from '@/lib/background/bulk/subset-blob';
 
 interface Sender {
   id?: string;

@@ -6,10 +6,10 @@
  * press outside closes it; focus goes back to the badge.
  */
 import { autoUpdate, computePosition, flip, offset, shift, size } from '@floating-ui/dom';
+import { h, setStyle } from '@/lib/content/badge/dom';
+import { OVERLAY_TAG } from '@/lib/content/badge/sheet';
+import { isUserEvent } from '@/lib/content/marking/user-event';
 import { uiLanguage } from '@/lib/shared/i18n';
-import { h, setStyle } from '../content/badge/dom';
-import { OVERLAY_TAG } from '../content/badge/sheet';
-import { isUserEvent } from '../content/marking/user-event';
 import { DARK, LIGHT, type PopoverView, renderPopover } from './popover-view';
 
 export { OVERLAY_TAG };

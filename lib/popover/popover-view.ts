@@ -3,11 +3,11 @@
  * with "Replace" (and "Undo") where the page lets us change the address, "Verify" while an
  * address is not verified. Built with DOM APIs only; page data is always text.
  */
-import { h, type Style } from '../content/badge/dom';
-import { glyphImage } from '../content/badge/sheet';
-import type { PageStatus } from '../content/badge/status';
-import { reasonSentence, statusWord, t } from '../content/badge/words';
-import { isUserEvent } from '../content/marking/user-event';
+import { h, type Style } from '@/lib/content/badge/dom';
+import { glyphImage } from '@/lib/content/badge/sheet';
+import type { PageStatus } from '@/lib/content/badge/status';
+import { reasonSentence, statusWord, t } from '@/lib/content/badge/words';
+import { isUserEvent } from '@/lib/content/marking/user-event';
 
 export interface PopoverLine {
   email: string;

@@ -7,12 +7,12 @@
  * recipient swap the popover moves to the new chip's badge as soon as the compose has made it.
  */
 
-import type { Badge } from '../content/badge/mark-badge';
-import { statusOfAll } from '../content/badge/status';
-import { statusWord, t } from '../content/badge/words';
-import type { AddressBook } from '../content/marking/address-book';
-import type { Marker } from '../content/marking/marker';
-import type { PopoversApi } from '../content/overlay/load';
+import type { Badge } from '@/lib/content/badge/mark-badge';
+import { statusOfAll } from '@/lib/content/badge/status';
+import { statusWord, t } from '@/lib/content/badge/words';
+import type { AddressBook } from '@/lib/content/marking/address-book';
+import type { Marker } from '@/lib/content/marking/marker';
+import type { PopoversApi } from '@/lib/content/overlay/load';
 import { Overlay } from './overlay';
 import type { PopoverLine, PopoverView } from './popover-view';
 import { findRecipient, type RecipientSwap, recipientFieldOf, swapRecipient } from './webmail/recipient-swap';

@@ -16,7 +16,7 @@ import {
   checkTranslation,
   type Locale,
   readLocale,
-} from '../testing/message-keys';
+} from '@/lib/testing/message-keys';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FOLDERS = [

@@ -7,7 +7,7 @@
  * read as bound to the origin of the service URL saved beside it, the one it was used with.
  */
 import { del, get, set } from 'idb-keyval';
-import { checkServiceUrl } from '../api/service-url';
+import { checkServiceUrl } from '@/lib/api/service-url';
 import { idbStore } from './idb';
 import { getSettings } from './settings';
 

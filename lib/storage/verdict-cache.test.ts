@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { clear } from 'idb-keyval';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { VerdictView } from '@/lib/shared/views';
-import { verdictView } from '../testing/verdict-view';
+import { verdictView } from '@/lib/testing/verdict-view';
 import { idbStore } from './idb';
 import {
   addRecent,

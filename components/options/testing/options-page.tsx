@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { OptionsApp } from '../options-app';
+import { OptionsApp } from '@/components/options/options-app';
 
 /** Lets pending promises and timers of the page run. */
 export const flush = () => act(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));

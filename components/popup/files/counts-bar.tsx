@@ -3,8 +3,8 @@
  * each verdict — so the bar is never the only place the numbers are.
  */
 import type { FileRecord } from '@verimark/contract';
+import { formatNumber } from '@/components/popup/format';
 import { t } from '@/lib/shared/i18n';
-import { formatNumber } from '../format';
 
 const PARTS = ['deliverable', 'risky', 'undeliverable', 'unknown'] as const;
 

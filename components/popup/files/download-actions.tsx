@@ -1,11 +1,11 @@
 /** "Download" (all rows) and "More download options" (subsets) for one completed file. */
 
+import { useApi } from '@/components/popup/api-status';
+import { formatNumber } from '@/components/popup/format';
+import { useAnnounce } from '@/components/popup/live-status';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import type { Subset } from '@/lib/shared/views';
-import { useApi } from '../api-status';
-import { formatNumber } from '../format';
-import { useAnnounce } from '../live-status';
 import { DownloadMenu } from './download-menu';
 
 export function DownloadActions({ fileId, fileName }: { fileId: string; fileName: string }) {

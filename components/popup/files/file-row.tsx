@@ -2,8 +2,8 @@
 
 import { FILE_STATES, type FileRecord, type FileState } from '@verimark/contract';
 import { useState } from 'preact/hooks';
+import { formatDate, formatNumber } from '@/components/popup/format';
 import { t } from '@/lib/shared/i18n';
-import { formatDate, formatNumber } from '../format';
 import { CountsBar } from './counts-bar';
 import { DownloadActions } from './download-actions';
 import { ResultsPreview } from './results-preview';

@@ -5,12 +5,12 @@
 
 import type { FileList } from '@verimark/contract';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useApi, useRecovered } from '@/components/popup/api-status';
+import { useDebounced, useInterval } from '@/components/popup/use-interval';
 import type { ApiError } from '@/lib/api/errors';
 import { errorText } from '@/lib/shared/error-text';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
-import { useApi, useRecovered } from '../api-status';
-import { useDebounced, useInterval } from '../use-interval';
 import { FileRow } from './file-row';
 import { Pager } from './pager';
 

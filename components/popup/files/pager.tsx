@@ -1,7 +1,7 @@
 /** "1–5 of 12" with Previous and Next. */
 
+import { formatNumber } from '@/components/popup/format';
 import { t } from '@/lib/shared/i18n';
-import { formatNumber } from '../format';
 
 export function Pager({
   page,

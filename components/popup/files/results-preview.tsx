@@ -2,11 +2,11 @@
 
 import { VERDICTS, type Verdict } from '@verimark/contract';
 import { useEffect, useState } from 'preact/hooks';
+import { useApi } from '@/components/popup/api-status';
+import { reasonText } from '@/components/popup/verify/verdict-text';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import type { ResultPreview } from '@/lib/shared/views';
-import { useApi } from '../api-status';
-import { reasonText } from '../verify/verdict-text';
 
 const ROWS = 5;
 const isVerdict = (status: string): status is Verdict => (VERDICTS as readonly string[]).includes(status);

@@ -6,11 +6,11 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
+import { useInterval } from '@/components/popup/use-interval';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { sendPageMessage } from '@/lib/shared/page-messages';
 import type { PageAddress } from '@/lib/shared/views';
-import { useInterval } from '../use-interval';
 import { addressesToVerify, pageCsv, summaryText, toVerify, verifyAllLabel } from './page-summary';
 
 const REFRESH_MS = 1500;

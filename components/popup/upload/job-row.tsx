@@ -6,15 +6,15 @@
 
 import type { FileRecord } from '@verimark/contract';
 import { useEffect, useState } from 'preact/hooks';
+import { useApi } from '@/components/popup/api-status';
+import { CountsBar } from '@/components/popup/files/counts-bar';
+import { DownloadActions } from '@/components/popup/files/download-actions';
+import { formatNumber } from '@/components/popup/format';
 import { ApiError } from '@/lib/api/errors';
 import { errorText } from '@/lib/shared/error-text';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import type { BulkJobView } from '@/lib/shared/views';
-import { useApi } from '../api-status';
-import { CountsBar } from '../files/counts-bar';
-import { DownloadActions } from '../files/download-actions';
-import { formatNumber } from '../format';
 import { formatDuration } from './eta';
 
 function phaseText(job: BulkJobView): string {

@@ -1,11 +1,11 @@
 /** Uploads this browser started, newest first, with their progress and what can be done with each. */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useApi } from '@/components/popup/api-status';
+import { useAnnounce } from '@/components/popup/live-status';
+import { useInterval } from '@/components/popup/use-interval';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import type { BulkJobView } from '@/lib/shared/views';
-import { useApi } from '../api-status';
-import { useAnnounce } from '../live-status';
-import { useInterval } from '../use-interval';
 import { estimateLeft, type Sample } from './eta';
 import { JobRow } from './job-row';
 

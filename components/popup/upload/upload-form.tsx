@@ -2,10 +2,10 @@
 
 import { MODES, type Mode } from '@verimark/contract';
 import { useEffect, useState } from 'preact/hooks';
+import { formatNumber } from '@/components/popup/format';
 import type { PreflightSummary } from '@/lib/csv/preflight';
 import { t } from '@/lib/shared/i18n';
 import type { AccountView } from '@/lib/shared/views';
-import { formatNumber } from '../format';
 import { columnDoubt } from './column-doubt';
 
 export interface UploadChoices {

@@ -4,9 +4,9 @@ import { MAX_UPLOAD_BYTES } from '@verimark/contract';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiStatusProvider } from '@/components/popup/api-status';
 import { flush, until } from '@/components/testing/wait';
 import type { PreflightResult } from '@/lib/csv/preflight';
-import { ApiStatusProvider } from '../api-status';
 
 /** What happened, in order: staging, deleting and messages. */
 const events: string[] = [];

@@ -8,14 +8,14 @@
 
 import { DEFAULT_MODE, MAX_UPLOAD_BYTES, type Mode } from '@verimark/contract';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useAccount } from '@/components/popup/account';
+import { useApi } from '@/components/popup/api-status';
+import { useAnnounce } from '@/components/popup/live-status';
 import type { PreflightError, PreflightSummary } from '@/lib/csv/preflight';
 import { runPreflight } from '@/lib/csv/run-preflight';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { deleteUploadBlob, stageUpload } from '@/lib/storage/upload-blobs';
-import { useAccount } from '../account';
-import { useApi } from '../api-status';
-import { useAnnounce } from '../live-status';
 import { CsvPreview } from './csv-preview';
 import { FileDrop } from './file-drop';
 import { JobsList } from './jobs-list';

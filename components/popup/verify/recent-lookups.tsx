@@ -3,9 +3,9 @@
  * Checks the background keeps (waiting for the service, or refused when sent) come first.
  */
 
+import { formatAge } from '@/components/popup/format';
 import { t } from '@/lib/shared/i18n';
 import type { PendingCheckView, VerdictView } from '@/lib/shared/views';
-import { formatAge } from '../format';
 import { KeptChecks } from './kept-checks';
 import { statusText } from './verdict-text';
 

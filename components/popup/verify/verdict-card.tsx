@@ -3,9 +3,9 @@
  * so, never shown as facts), did-you-mean, where it came from, "Copy" and "Verify again".
  */
 import { useState } from 'preact/hooks';
+import { formatAge } from '@/components/popup/format';
 import { t } from '@/lib/shared/i18n';
 import type { VerdictView } from '@/lib/shared/views';
-import { formatAge } from '../format';
 import { shownChecks, summaryText } from './verdict-checks';
 import { adviceText, reasonText, statusText } from './verdict-text';
 

@@ -8,14 +8,14 @@
 
 import { checkEmail } from '@verimark/contract/address';
 import { useEffect, useState } from 'preact/hooks';
+import { useAccount } from '@/components/popup/account';
+import { useApi, useRecovered } from '@/components/popup/api-status';
+import { useAnnounce } from '@/components/popup/live-status';
+import { useInterval } from '@/components/popup/use-interval';
 import { t } from '@/lib/shared/i18n';
 import { invalidVerdict } from '@/lib/shared/local-verdict';
 import { sendMessage } from '@/lib/shared/messages';
 import type { PendingCheckView, VerdictView } from '@/lib/shared/views';
-import { useAccount } from '../account';
-import { useApi, useRecovered } from '../api-status';
-import { useAnnounce } from '../live-status';
-import { useInterval } from '../use-interval';
 import { refusedNamedText } from './kept-checks';
 import { RecentLookups } from './recent-lookups';
 import { VerdictCard } from './verdict-card';

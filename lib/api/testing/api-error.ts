@@ -1,5 +1,5 @@
 /** For tests: the ApiError a promise rejects with (fails when it resolves or rejects otherwise). */
-import { ApiError } from '../errors';
+import { ApiError } from '@/lib/api/errors';
 
 export async function apiError(promise: Promise<unknown>): Promise<ApiError> {
   const err = await promise.then(

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { useFakeService } from '../testing/setup';
+import { useFakeService } from '@/lib/background/testing/setup';
 import { downloadResults, MAX_BASE_BYTES, resultFileName } from './downloads';
 
 const env = useFakeService();

@@ -5,10 +5,10 @@
  * Chromium and Firefox.
  */
 import { browser } from 'wxt/browser';
+import { ApiError } from '@/lib/api/errors';
+import { getClient } from '@/lib/background/core/service';
 import { t } from '@/lib/shared/i18n';
-import { ApiError } from '../../api/errors';
-import { getSettings } from '../../storage/settings';
-import { getClient } from '../core/service';
+import { getSettings } from '@/lib/storage/settings';
 
 /** Longest base name kept, in UTF-8 bytes: with the suffix well under every file system's 255. */
 export const MAX_BASE_BYTES = 120;

@@ -1,6 +1,6 @@
 /** One file's record from the service's list (counts and credits), found by name and id. */
 import type { FileRecord } from '@verimark/contract';
-import { getClient } from '../core/service';
+import { getClient } from '@/lib/background/core/service';
 
 export async function getFile(input: { fileId: string; fileName: string }): Promise<FileRecord | null> {
   const client = await getClient();

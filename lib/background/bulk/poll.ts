@@ -3,15 +3,15 @@
  * progress, and notifies once when a file completes or fails.
  */
 
+import type { ApiClient } from '@/lib/api/client';
+import { ApiError } from '@/lib/api/errors';
+import { isRefusal } from '@/lib/api/retry';
+import { finishBulkJob } from '@/lib/background/core/notify';
+import { getClient } from '@/lib/background/core/service';
+import { updateBadge } from '@/lib/background/core/toolbar-badge';
 import { t } from '@/lib/shared/i18n';
 import type { BulkJobView } from '@/lib/shared/views';
-import type { ApiClient } from '../../api/client';
-import { ApiError } from '../../api/errors';
-import { isRefusal } from '../../api/retry';
-import { type BulkJob, getJobs, updateBulkJob } from '../../storage/jobs';
-import { finishBulkJob } from '../core/notify';
-import { getClient } from '../core/service';
-import { updateBadge } from '../core/toolbar-badge';
+import { type BulkJob, getJobs, updateBulkJob } from '@/lib/storage/jobs';
 
 /** Our phase for a `data.status` (or file `state`) of any service. */
 function phaseOf(status: string, downloadUrl = ''): BulkJobView['phase'] {

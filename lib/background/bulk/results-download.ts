@@ -6,9 +6,9 @@
  * Firefox, by the offscreen document in Chrome (offscreen.ts).
  */
 import { browser } from 'wxt/browser';
+import { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/shared/i18n';
 import type { ResultPreview, Subset } from '@/lib/shared/views';
-import { ApiError } from '../../api/errors';
 import { resultFileName, resultsUrl } from './downloads';
 import { holdOffscreen, releaseOffscreen } from './offscreen';
 import type { OffscreenRequest, OffscreenSubsetAnswer } from './offscreen-protocol';

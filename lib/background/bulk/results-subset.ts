@@ -9,9 +9,9 @@
 import type { Verdict } from '@verimark/contract';
 import { csvLine } from '@verimark/contract/csv-cell';
 import Papa from 'papaparse';
+import { verdictOf } from '@/lib/api/verdict';
+import { looksLikeEmail } from '@/lib/csv/detect-column';
 import type { ResultPreview, Subset } from '@/lib/shared/views';
-import { verdictOf } from '../../api/verdict';
-import { looksLikeEmail } from '../../csv/detect-column';
 
 /** Header names that hold the verdict in a results CSV, ours first. */
 const STATUS_HEADERS = ['verification_status', 'status', 'result', 'verdict', 'email_status'];

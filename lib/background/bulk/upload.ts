@@ -7,16 +7,16 @@
 
 import type { FileRecord, Mode } from '@verimark/contract';
 import { browser } from 'wxt/browser';
+import type { ApiClient } from '@/lib/api/client';
+import { ApiError } from '@/lib/api/errors';
+import { finishBulkJob } from '@/lib/background/core/notify';
+import { ensurePollAlarm } from '@/lib/background/core/poll-alarm';
+import { getClient } from '@/lib/background/core/service';
+import { updateBadge } from '@/lib/background/core/toolbar-badge';
 import { t } from '@/lib/shared/i18n';
 import type { BulkJobView } from '@/lib/shared/views';
-import type { ApiClient } from '../../api/client';
-import { ApiError } from '../../api/errors';
-import { addJob, type BulkJob, getJobs, toBulkView, updateBulkJob } from '../../storage/jobs';
-import { deleteUploadBlob, isUploadKey, sweepUploadBlobs, takeUploadBlob } from '../../storage/upload-blobs';
-import { finishBulkJob } from '../core/notify';
-import { ensurePollAlarm } from '../core/poll-alarm';
-import { getClient } from '../core/service';
-import { updateBadge } from '../core/toolbar-badge';
+import { addJob, type BulkJob, getJobs, toBulkView, updateBulkJob } from '@/lib/storage/jobs';
+import { deleteUploadBlob, isUploadKey, sweepUploadBlobs, takeUploadBlob } from '@/lib/storage/upload-blobs';
 
 interface UploadRequest {
   blobKey: string;

@@ -5,8 +5,8 @@
  * never on data a page could write.
  */
 import { browser } from 'wxt/browser';
+import { ApiError } from '@/lib/api/errors';
 import { CONTENT_SCRIPT_MESSAGES, type ProtocolMap } from '@/lib/shared/messages';
-import { ApiError } from '../../api/errors';
 
 /** The parts of runtime.MessageSender that decide what a sender may do. */
 export interface SenderInfo {

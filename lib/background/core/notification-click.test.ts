@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { addJob } from '../../storage/jobs';
-import { bulkJob, useFakeService } from '../testing/setup';
+import { bulkJob, useFakeService } from '@/lib/background/testing/setup';
+import { addJob } from '@/lib/storage/jobs';
 import { onNotificationClicked } from './notification-click';
 import { finishBulkJob } from './notify';
 

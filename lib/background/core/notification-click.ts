@@ -4,8 +4,8 @@
  * the extension open it, else the popup page in a tab).
  */
 import { browser } from 'wxt/browser';
-import { getJobs } from '../../storage/jobs';
-import { downloadResults } from '../bulk/downloads';
+import { downloadResults } from '@/lib/background/bulk/downloads';
+import { getJobs } from '@/lib/storage/jobs';
 
 const POPUP_PATH = '/popup.html';
 

@@ -4,7 +4,7 @@ import { statusKey } from '@/lib/shared/badge-words';
 import { t } from '@/lib/shared/i18n';
 import { reasonSentence } from '@/lib/shared/reason-words';
 import type { VerdictView } from '@/lib/shared/views';
-import { type BulkJob, updateBulkJob } from '../../storage/jobs';
+import { type BulkJob, updateBulkJob } from '@/lib/storage/jobs';
 
 const ICON = 'icon/128.png';
 

@@ -4,8 +4,8 @@
  * polls bulk files more often (the worker is alive then anyway).
  */
 import { browser } from 'wxt/browser';
-import { getJobs, isRunning } from '../../storage/jobs';
-import { getWaitingChecks } from '../../storage/pending-checks';
+import { getJobs, isRunning } from '@/lib/storage/jobs';
+import { getWaitingChecks } from '@/lib/storage/pending-checks';
 
 export const POLL_ALARM = 'verimark-poll';
 /** Chrome's shortest alarm period. */

@@ -2,11 +2,11 @@
 
 import { PATHS } from '@verimark/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, fromMessageError } from '@/lib/api/errors';
+import { fail } from '@/lib/api/testing/scripted-server';
+import { useFakeService } from '@/lib/background/testing/setup';
 import { removeAllListeners, sendMessage } from '@/lib/shared/messages';
-import { ApiError, fromMessageError } from '../../api/errors';
-import { fail } from '../../api/testing/scripted-server';
-import { installRuntimeMessaging, type Transport } from '../../testing/runtime-messaging';
-import { useFakeService } from '../testing/setup';
+import { installRuntimeMessaging, type Transport } from '@/lib/testing/runtime-messaging';
 import { registerHandlers } from './router';
 
 const ID = 'test-extension-id';

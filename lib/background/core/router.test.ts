@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { fromMessageError } from '@/lib/api/errors';
+import { startScriptedServer } from '@/lib/api/testing/scripted-server';
+import { configure, fakeService, resetBackground } from '@/lib/background/testing/setup';
 import { CONTENT_SCRIPT_MESSAGES, LOOKUP_MAX, type ProtocolMap } from '@/lib/shared/messages';
-import { fromMessageError } from '../../api/errors';
-import { startScriptedServer } from '../../api/testing/scripted-server';
-import { getApiKey } from '../../storage/api-key';
-import { getCached, getRecent, putCached } from '../../storage/verdict-cache';
-import { verdictView } from '../../testing/verdict-view';
-import { configure, fakeService, resetBackground } from '../testing/setup';
+import { getApiKey } from '@/lib/storage/api-key';
+import { getCached, getRecent, putCached } from '@/lib/storage/verdict-cache';
+import { verdictView } from '@/lib/testing/verdict-view';
 import { isAllowed, type SenderInfo, senderKind } from './authorize';
 import { dispatch, handlers } from './router';
 

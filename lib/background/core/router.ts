@@ -5,31 +5,36 @@
 
 import { MODES, type Mode } from '@verimark/contract';
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
-import { t } from '@/lib/shared/i18n';
-import { onMessage, type ProtocolMap } from '@/lib/shared/messages';
-import { SUBSETS } from '@/lib/shared/views';
-import { ApiError, fromMessageError } from '../../api/errors';
-import { setApiKey } from '../../storage/api-key';
-import { type BulkJob, dismissJob, getJobs, toBulkView } from '../../storage/jobs';
-import { clearVerdicts, getRecent } from '../../storage/verdict-cache';
-import { downloadResults } from '../bulk/downloads';
-import { getFile } from '../bulk/file-record';
-import { pollBulkJobs } from '../bulk/poll';
-import { downloadSubset, previewResults } from '../bulk/results-download';
-import { startBulkUpload } from '../bulk/upload';
-import { getAccount } from '../settings/account';
-import { contentConfig, getSettingsView, saveSettings, testConnection } from '../settings/settings-handlers';
-import { checkThisPage, loadPopover } from '../sites/check-page';
-import { checkAddressList } from '../verify/content-found';
-import { lookupForContentScript, verifyForContentScript } from '../verify/content-verify';
-import { allowPageVerify } from '../verify/page-allowance';
+import { ApiError, fromMessageError } from '@/lib/api/errors';
+import { downloadResults } from '@/lib/background/bulk/downloads';
+import { getFile } from '@/lib/background/bulk/file-record';
+import { pollBulkJobs } from '@/lib/background/bulk/poll';
+import { downloadSubset, previewResults } from '@/lib/background/bulk/results-download';
+import { startBulkUpload } from '@/lib/background/bulk/upload';
+import { getAccount } from '@/lib/background/settings/account';
+import {
+  contentConfig,
+  getSettingsView,
+  saveSettings,
+  testConnection,
+} from '@/lib/background/settings/settings-handlers';
+import { checkThisPage, loadPopover } from '@/lib/background/sites/check-page';
+import { checkAddressList } from '@/lib/background/verify/content-found';
+import { lookupForContentScript, verifyForContentScript } from '@/lib/background/verify/content-verify';
+import { allowPageVerify } from '@/lib/background/verify/page-allowance';
 import {
   dismissPendingCheck,
   listPendingChecks,
   retryPendingCheck,
   sendPendingChecks,
-} from '../verify/pending-checks';
-import { lookupCached, verifyEmail } from '../verify/verify';
+} from '@/lib/background/verify/pending-checks';
+import { lookupCached, verifyEmail } from '@/lib/background/verify/verify';
+import { t } from '@/lib/shared/i18n';
+import { onMessage, type ProtocolMap } from '@/lib/shared/messages';
+import { SUBSETS } from '@/lib/shared/views';
+import { setApiKey } from '@/lib/storage/api-key';
+import { type BulkJob, dismissJob, getJobs, toBulkView } from '@/lib/storage/jobs';
+import { clearVerdicts, getRecent } from '@/lib/storage/verdict-cache';
 import { authorize, type SenderInfo, senderKind } from './authorize';
 import { onPopupHeartbeat } from './poll-alarm';
 import { getClient } from './service';

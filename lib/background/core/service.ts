@@ -1,12 +1,12 @@
 /** The API client for the configured service, or a `not_configured` error. */
 
+import { type ApiClient, createApiClient } from '@/lib/api/client';
+import { ApiError } from '@/lib/api/errors';
+import { checkServiceUrl } from '@/lib/api/service-url';
 import { t } from '@/lib/shared/i18n';
 import type { Settings } from '@/lib/shared/views';
-import { type ApiClient, createApiClient } from '../../api/client';
-import { ApiError } from '../../api/errors';
-import { checkServiceUrl } from '../../api/service-url';
-import { getSavedKey } from '../../storage/api-key';
-import { getSettings } from '../../storage/settings';
+import { getSavedKey } from '@/lib/storage/api-key';
+import { getSettings } from '@/lib/storage/settings';
 
 /**
  * The key goes only to the origin it was saved for: the client refuses any other (lib/api/http.ts).

@@ -1,6 +1,6 @@
 /** The toolbar badge shows how many jobs are running. */
 import { browser } from 'wxt/browser';
-import { getJobs, isRunning } from '../../storage/jobs';
+import { getJobs, isRunning } from '@/lib/storage/jobs';
 
 function actionApi() {
   // MV3 has `action`; Firefox MV2 has `browserAction`.

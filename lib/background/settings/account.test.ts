@@ -1,8 +1,8 @@
 import { PATHS } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ok } from '../../api/testing/scripted-server';
-import { countRequests, useFakeService } from '../testing/setup';
+import { ok } from '@/lib/api/testing/scripted-server';
+import { countRequests, useFakeService } from '@/lib/background/testing/setup';
 import { getAccount, keyFingerprint, toAccountView } from './account';
 import { testConnection } from './settings-handlers';
 

@@ -1,11 +1,11 @@
 /** The key's balance from `GET /account`, when the service tells it (our service does; others may 404). */
 
 import { type Account, PATHS } from '@verimark/contract';
+import { getClient } from '@/lib/background/core/service';
 import type { AccountView } from '@/lib/shared/views';
-import { originOfUrl } from '../../storage/api-key';
-import { isRouteMissing, markRouteMissing } from '../../storage/missing-routes';
-import { getSettings } from '../../storage/settings';
-import { getClient } from '../core/service';
+import { originOfUrl } from '@/lib/storage/api-key';
+import { isRouteMissing, markRouteMissing } from '@/lib/storage/missing-routes';
+import { getSettings } from '@/lib/storage/settings';
 
 export function toAccountView(data: Account | null): AccountView | null {
   if (data === null) return null;

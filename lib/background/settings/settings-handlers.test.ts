@@ -1,9 +1,9 @@
 import { DESCRIPTIONS, ERRORS } from '@verimark/contract';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../api/client';
-import { fail, ok, startScriptedServer } from '../../api/testing/scripted-server';
-import { getClient } from '../core/service';
-import { configure, resetBackground } from '../testing/setup';
+import { createApiClient } from '@/lib/api/client';
+import { fail, ok, startScriptedServer } from '@/lib/api/testing/scripted-server';
+import { getClient } from '@/lib/background/core/service';
+import { configure, resetBackground } from '@/lib/background/testing/setup';
 import { getAccount } from './account';
 import { contentConfig, getSettingsView, saveSettings, testConnection } from './settings-handlers';
 

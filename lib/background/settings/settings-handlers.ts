@@ -1,6 +1,9 @@
 /** getSettings / saveSettings / testConnection / contentConfig. The API key itself never leaves the background. */
 
 import { MODES, PATHS } from '@verimark/contract';
+import { createApiClient } from '@/lib/api/client';
+import { ApiError } from '@/lib/api/errors';
+import { checkServiceUrl } from '@/lib/api/service-url';
 import { badgeWords } from '@/lib/shared/badge-words';
 import { t } from '@/lib/shared/i18n';
 import { siteEnabled } from '@/lib/shared/site-patterns';
@@ -11,12 +14,9 @@ import type {
   SettingsPatch,
   SettingsView,
 } from '@/lib/shared/views';
-import { createApiClient } from '../../api/client';
-import { ApiError } from '../../api/errors';
-import { checkServiceUrl } from '../../api/service-url';
-import { bindApiKey, getApiKeyFor, getSavedKey, originOfUrl, setApiKey } from '../../storage/api-key';
-import { markRouteMissing } from '../../storage/missing-routes';
-import { getSettings, normalizeSites, updateSettings } from '../../storage/settings';
+import { bindApiKey, getApiKeyFor, getSavedKey, originOfUrl, setApiKey } from '@/lib/storage/api-key';
+import { markRouteMissing } from '@/lib/storage/missing-routes';
+import { getSettings, normalizeSites, updateSettings } from '@/lib/storage/settings';
 import { keyFingerprint, toAccountView } from './account';
 
 /**

@@ -1,8 +1,8 @@
 /** "Check this page": inject the content script once into a tab (activeTab), whatever the enabled sites. */
 import { browser } from 'wxt/browser';
+import { ApiError } from '@/lib/api/errors';
+import type { SenderInfo } from '@/lib/background/core/authorize';
 import { CHECK_ONCE_FLAG } from '@/lib/shared/messages';
-import { ApiError } from '../../api/errors';
-import type { SenderInfo } from '../core/authorize';
 import { CONTENT_SCRIPT_FILE } from './content-scripts';
 
 export async function checkThisPage(tabId: number): Promise<{ injected: boolean }> {

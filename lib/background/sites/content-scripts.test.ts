@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { updateSettings } from '../../storage/settings';
+import { updateSettings } from '@/lib/storage/settings';
 import { CONTENT_SCRIPT_FILE, CONTENT_SCRIPT_ID, resync, syncContentScripts } from './content-scripts';
 
 interface Registered {

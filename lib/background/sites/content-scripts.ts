@@ -5,7 +5,7 @@
  */
 import { browser } from 'wxt/browser';
 import { sitePatterns } from '@/lib/shared/site-patterns';
-import { getSettings, onEnabledSitesChange } from '../../storage/settings';
+import { getSettings, onEnabledSitesChange } from '@/lib/storage/settings';
 
 export const CONTENT_SCRIPT_ID = 'verimark-marks';
 export const CONTENT_SCRIPT_FILE = '/content-scripts/content.js';

@@ -13,11 +13,11 @@ import {
   type RecordedRequest,
   type ScriptedResponse,
   startScriptedServer,
-} from '../../api/testing/scripted-server';
-import { originOfUrl, setApiKey } from '../../storage/api-key';
-import { idbStore } from '../../storage/idb';
-import type { BulkJob } from '../../storage/jobs';
-import { updateSettings } from '../../storage/settings';
+} from '@/lib/api/testing/scripted-server';
+import { originOfUrl, setApiKey } from '@/lib/storage/api-key';
+import { idbStore } from '@/lib/storage/idb';
+import type { BulkJob } from '@/lib/storage/jobs';
+import { updateSettings } from '@/lib/storage/settings';
 
 export async function resetBackground(): Promise<void> {
   fakeBrowser.reset();

@@ -1,8 +1,8 @@
 import { PATHS } from '@verimark/contract';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import config from '../../../wxt.config';
-import { countRequests, useFakeService } from '../testing/setup';
+import { countRequests, useFakeService } from '@/lib/background/testing/setup';
+import config from '@/wxt.config';
 import { onCommand, VERIFY_SELECTION_COMMAND } from './commands';
 import { singlePollTiming } from './verify';
 

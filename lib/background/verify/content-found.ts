@@ -8,10 +8,10 @@
  * tab closes or the browser quits.
  */
 
+import { ApiError } from '@/lib/api/errors';
+import type { SenderInfo } from '@/lib/background/core/authorize';
 import { LOOKUP_MAX } from '@/lib/shared/messages';
-import { ApiError } from '../../api/errors';
-import { foundEditor } from '../../storage/content-found';
-import type { SenderInfo } from '../core/authorize';
+import { foundEditor } from '@/lib/storage/content-found';
 
 /** The most addresses remembered per frame (the oldest go first). */
 export const FOUND_FRAME_MAX = 5_000;

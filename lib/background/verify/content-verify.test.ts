@@ -1,12 +1,12 @@
 import { PATHS } from '@verimark/contract';
 import { checkEmail } from '@verimark/contract/address';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fromMessageError } from '../../api/errors';
-import { getSettings, updateSettings } from '../../storage/settings';
-import { getCached } from '../../storage/verdict-cache';
-import type { SenderInfo } from '../core/authorize';
-import { dispatch } from '../core/router';
-import { countRequests, useFakeService } from '../testing/setup';
+import { fromMessageError } from '@/lib/api/errors';
+import type { SenderInfo } from '@/lib/background/core/authorize';
+import { dispatch } from '@/lib/background/core/router';
+import { countRequests, useFakeService } from '@/lib/background/testing/setup';
+import { getSettings, updateSettings } from '@/lib/storage/settings';
+import { getCached } from '@/lib/storage/verdict-cache';
 import { addFound, resetFound } from './content-found';
 import { EXPLICIT_ALLOWANCE, resetSpends, SPEND_WINDOW_MS, takeSpend } from './content-verify';
 import { singlePollTiming } from './verify';
@@ -16,12 +16,12 @@ vi.mock('@verimark/contract/address', async (original) => {
   const actual = await original<typeof import('@verimark/contract/address')>();
   return { ...actual, checkEmail: vi.fn(actual.checkEmail) };
 });
-vi.mock('../../storage/settings', async (original) => {
-  const actual = await original<typeof import('../../storage/settings')>();
+vi.mock('@/lib/storage/settings', async (original) => {
+  const actual = await original<typeof import('@/lib/storage/settings')>();
   return { ...actual, getSettings: vi.fn(actual.getSettings) };
 });
-vi.mock('../../storage/verdict-cache', async (original) => {
-  const actual = await original<typeof import('../../storage/verdict-cache')>();
+vi.mock('@/lib/storage/verdict-cache', async (original) => {
+  const actual = await original<typeof import('@/lib/storage/verdict-cache')>();
   return { ...actual, getCached: vi.fn(actual.getCached) };
 });
 

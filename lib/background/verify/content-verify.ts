@@ -8,14 +8,14 @@
  */
 
 import { checkEmail } from '@verimark/contract/address';
+import { ApiError } from '@/lib/api/errors';
+import type { SenderInfo } from '@/lib/background/core/authorize';
 import { t } from '@/lib/shared/i18n';
 import { invalidVerdict } from '@/lib/shared/local-verdict';
 import type { Settings, VerdictView } from '@/lib/shared/views';
-import { ApiError } from '../../api/errors';
-import { spentEditor, spentItem } from '../../storage/content-spends';
-import { getSettings } from '../../storage/settings';
-import { getCached } from '../../storage/verdict-cache';
-import type { SenderInfo } from '../core/authorize';
+import { spentEditor, spentItem } from '@/lib/storage/content-spends';
+import { getSettings } from '@/lib/storage/settings';
+import { getCached } from '@/lib/storage/verdict-cache';
 import { addFound, checkAddressList, foundOf } from './content-found';
 import { takeDailyCredit } from './daily-cap';
 import { useAllowance } from './page-allowance';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { resetBackground } from '../testing/setup';
+import { resetBackground } from '@/lib/background/testing/setup';
 import { addressFrom, MENU_ID, onMenuClick } from './context-menu';
 
 const shown = async () =>

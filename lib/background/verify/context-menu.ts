@@ -1,11 +1,11 @@
 /** The context menu "Verify email address" for selected text and mailto links; the verdict shows as a notification. */
 import { browser } from 'wxt/browser';
+import { fromMessageError } from '@/lib/api/errors';
+import { notify, notifyVerdict } from '@/lib/background/core/notify';
 import { errorText } from '@/lib/shared/error-text';
 import { addressesInText } from '@/lib/shared/extract/address-list';
 import { mailtoRecipients } from '@/lib/shared/extract/mailto';
 import { t } from '@/lib/shared/i18n';
-import { fromMessageError } from '../../api/errors';
-import { notify, notifyVerdict } from '../core/notify';
 import { verifyEmail } from './verify';
 
 export const MENU_ID = 'verimark-verify';

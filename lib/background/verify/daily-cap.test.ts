@@ -1,10 +1,10 @@
 import { PATHS } from '@verimark/contract';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fromMessageError } from '../../api/errors';
-import { updateSettings } from '../../storage/settings';
-import type { SenderInfo } from '../core/authorize';
-import { dispatch } from '../core/router';
-import { countRequests, useFakeService } from '../testing/setup';
+import { fromMessageError } from '@/lib/api/errors';
+import type { SenderInfo } from '@/lib/background/core/authorize';
+import { dispatch } from '@/lib/background/core/router';
+import { countRequests, useFakeService } from '@/lib/background/testing/setup';
+import { updateSettings } from '@/lib/storage/settings';
 import { addFound, resetFound } from './content-found';
 import { resetSpends } from './content-verify';
 import { dayOf, spentToday, takeDailyCredit } from './daily-cap';

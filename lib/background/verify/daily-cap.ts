@@ -5,9 +5,10 @@
  * still click it). Addresses the user asked for — a click, or "Verify all on this page" — are
  * not counted.
  */
+
+import { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/shared/i18n';
-import { ApiError } from '../../api/errors';
-import { dailySpendItem } from '../../storage/content-spends';
+import { dailySpendItem } from '@/lib/storage/content-spends';
 
 /** The local calendar day of `now`, `YYYY-MM-DD`. */
 export function dayOf(now: number): string {

@@ -9,10 +9,10 @@
  */
 
 import { checkEmail } from '@verimark/contract/address';
-import { ApiError } from '../../api/errors';
-import { foundEditor } from '../../storage/content-found';
-import { allowanceEditor } from '../../storage/page-allowances';
-import type { SenderInfo } from '../core/authorize';
+import { ApiError } from '@/lib/api/errors';
+import type { SenderInfo } from '@/lib/background/core/authorize';
+import { foundEditor } from '@/lib/storage/content-found';
+import { allowanceEditor } from '@/lib/storage/page-allowances';
 import { FOUND_FRAME_MAX } from './content-found';
 
 /** How long a grant waits for the content script's requests. */

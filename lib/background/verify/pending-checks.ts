@@ -10,9 +10,10 @@
  */
 
 import type { Mode } from '@verimark/contract';
+import { ApiError, fromMessageError } from '@/lib/api/errors';
+import { isRetryable } from '@/lib/api/retry';
+import { ensurePollAlarm } from '@/lib/background/core/poll-alarm';
 import type { VerdictView } from '@/lib/shared/views';
-import { ApiError, fromMessageError } from '../../api/errors';
-import { isRetryable } from '../../api/retry';
 import {
   getPendingChecks,
   getWaitingChecks,
@@ -20,9 +21,8 @@ import {
   type PendingCheck,
   removePendingCheck,
   unmarkPendingRefused,
-} from '../../storage/pending-checks';
-import { addRecent } from '../../storage/verdict-cache';
-import { ensurePollAlarm } from '../core/poll-alarm';
+} from '@/lib/storage/pending-checks';
+import { addRecent } from '@/lib/storage/verdict-cache';
 import { verifyEmail } from './verify';
 
 /** Backoff between sending rounds that found the service still unreachable (tests shorten it). */

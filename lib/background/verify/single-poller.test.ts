@@ -1,6 +1,6 @@
 import type { SingleStatusData } from '@verimark/contract';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/errors';
+import { ApiError } from '@/lib/api/errors';
 import { nextDelay, pollSingleTask } from './single-poller';
 
 const pending: SingleStatusData = { task_id: 't', processing_status: 'pending' };

@@ -3,8 +3,8 @@
  * to 15 s) until the result is complete or the deadline passes.
  */
 import type { SingleStatusData } from '@verimark/contract';
-import type { ApiError } from '../../api/errors';
-import { isRetryable, sleep as realSleep } from '../../api/retry';
+import type { ApiError } from '@/lib/api/errors';
+import { isRetryable, sleep as realSleep } from '@/lib/api/retry';
 
 interface SinglePollOptions {
   /** ms since epoch after which polling stops. */

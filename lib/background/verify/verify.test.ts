@@ -2,10 +2,10 @@ import { PATHS } from '@verimark/contract';
 import { ADDRESS_CASES } from '@verimark/contract/testing/address-cases';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
-import { ApiError } from '../../api/errors';
-import { addJob, getJobs } from '../../storage/jobs';
-import { getRecent } from '../../storage/verdict-cache';
-import { configure, countRequests, until, useFakeService } from '../testing/setup';
+import { ApiError } from '@/lib/api/errors';
+import { configure, countRequests, until, useFakeService } from '@/lib/background/testing/setup';
+import { addJob, getJobs } from '@/lib/storage/jobs';
+import { getRecent } from '@/lib/storage/verdict-cache';
 import { lookupCached, resumeSingleJobs, singlePollTiming, verifyEmail } from './verify';
 
 const env = useFakeService();

@@ -6,20 +6,20 @@
 
 import type { Mode } from '@verimark/contract';
 import { checkEmail } from '@verimark/contract/address';
+import type { ApiClient } from '@/lib/api/client';
+import { ApiError } from '@/lib/api/errors';
+import { isRefusal, isRetryable } from '@/lib/api/retry';
+import { readVerdict } from '@/lib/api/verdict';
+import { ensurePollAlarm } from '@/lib/background/core/poll-alarm';
+import { getClient } from '@/lib/background/core/service';
+import { updateBadge } from '@/lib/background/core/toolbar-badge';
 import { t } from '@/lib/shared/i18n';
 import { invalidVerdict, timedOutVerdict } from '@/lib/shared/local-verdict';
 import type { Settings, VerdictView } from '@/lib/shared/views';
-import type { ApiClient } from '../../api/client';
-import { ApiError } from '../../api/errors';
-import { isRefusal, isRetryable } from '../../api/retry';
-import { readVerdict } from '../../api/verdict';
-import { addJob, getJobs, removeJob, type SingleJob } from '../../storage/jobs';
-import { addPendingCheck, removePendingCheck } from '../../storage/pending-checks';
-import { getSettings } from '../../storage/settings';
-import { addRecent, getCached, getCachedMany, putCached } from '../../storage/verdict-cache';
-import { ensurePollAlarm } from '../core/poll-alarm';
-import { getClient } from '../core/service';
-import { updateBadge } from '../core/toolbar-badge';
+import { addJob, getJobs, removeJob, type SingleJob } from '@/lib/storage/jobs';
+import { addPendingCheck, removePendingCheck } from '@/lib/storage/pending-checks';
+import { getSettings } from '@/lib/storage/settings';
+import { addRecent, getCached, getCachedMany, putCached } from '@/lib/storage/verdict-cache';
 import { pollSingleTask } from './single-poller';
 
 /** How long a single task is followed before it counts as timed out. */

@@ -8,7 +8,7 @@
  * open the popover (one per document, in the overlay).
  */
 
-import { isUserEvent } from '../marking/user-event';
+import { isUserEvent } from '@/lib/content/marking/user-event';
 import { setStyle } from './dom';
 import { fitInField, leaveField } from './in-field';
 import { adoptBadgeSheet, BADGE_TAG, glyphStyle, inlineHostStyle } from './sheet';

@@ -1,7 +1,8 @@
 /** The content script's only line to the background: verdicts and its own configuration, never settings. */
+
+import type { VerifierApi } from '@/lib/content/marking/address-book';
 import { CHECK_ONCE_FLAG } from '@/lib/shared/messages';
 import type { ContentConfig } from '@/lib/shared/views';
-import type { VerifierApi } from '../marking/address-book';
 import { sendMessage } from './wire';
 
 export const backgroundApi: VerifierApi = {

@@ -4,9 +4,9 @@
  * tab an allowance of these addresses past the background's per-tab cap). Only extension pages may ask.
  */
 import { browser } from 'wxt/browser';
+import type { AddressBook } from '@/lib/content/marking/address-book';
+import type { Marker } from '@/lib/content/marking/marker';
 import type { PageAddress } from '@/lib/shared/views';
-import type { AddressBook } from '../marking/address-book';
-import type { Marker } from '../marking/marker';
 import { answer } from './wire';
 
 interface Sender {

@@ -9,7 +9,7 @@
  * Same elements as `root.querySelectorAll(TARGET_SELECTOR)`, in document order
  * (find-targets.test.ts).
  */
-import { RECIPIENT_ALONE, RECIPIENT_SCOPED } from '../webmail/recipients';
+import { RECIPIENT_ALONE, RECIPIENT_SCOPED } from '@/lib/content/webmail/recipients';
 import { ELEMENT_SELECTORS, TARGET_SELECTOR } from './targets';
 
 type Root = Document | ShadowRoot | Element;

@@ -4,9 +4,9 @@
  * multi-address input, a paragraph), and its mark shows the worst verdict among them.
  */
 
+import { isRecipientInput, RECIPIENT_SELECTOR, recipientOf } from '@/lib/content/webmail/recipients';
 import { addressesOrWritten, exactAddresses } from '@/lib/shared/extract/address-list';
 import { mailtoRecipients } from '@/lib/shared/extract/mailto';
-import { isRecipientInput, RECIPIENT_SELECTOR, recipientOf } from '../webmail/recipients';
 
 export type TargetKind = 'input' | 'mailto' | 'chip' | 'recipient-input' | 'message' | 'outlook' | 'text';
 

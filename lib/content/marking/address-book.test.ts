@@ -1,7 +1,7 @@
 import { ADDRESS_CASES } from '@verimark/contract/testing/address-cases';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/errors';
-import { verdictView } from '../../testing/verdict-view';
+import { ApiError } from '@/lib/api/errors';
+import { verdictView } from '@/lib/testing/verdict-view';
 import { AddressBook, type VerifierApi } from './address-book';
 
 /** A book whose service calls are recorded; flushes run when the test says so. */

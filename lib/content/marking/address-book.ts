@@ -5,10 +5,10 @@
  */
 
 import { checkEmail } from '@verimark/contract/address';
+import { apiErrorFields } from '@/lib/api/error-fields';
+import type { PageStatus } from '@/lib/content/badge/status';
 import { LOOKUP_MAX } from '@/lib/shared/messages';
 import type { VerdictView } from '@/lib/shared/views';
-import { apiErrorFields } from '../../api/error-fields';
-import type { PageStatus } from '../badge/status';
 
 type Phase = 'new' | 'looking' | 'uncached' | 'verifying' | 'done' | 'failed';
 

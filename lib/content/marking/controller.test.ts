@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import { LOOKUP_MAX } from '@/lib/shared/messages';
 import type { MarkStatus } from '@/lib/shared/views';
-import { verdictView } from '../../testing/verdict-view';
+import { verdictView } from '@/lib/testing/verdict-view';
 import type { VerifierApi } from './address-book';
 import { startMarking } from './controller';
 import { STATUS_ATTR } from './marker';

@@ -4,8 +4,8 @@
  * signal aborts (the WXT context is invalidated, e.g. the extension reloads).
  */
 
-import { LazyPopovers } from '../overlay/load';
-import { inReceivedBody } from '../webmail/received';
+import { LazyPopovers } from '@/lib/content/overlay/load';
+import { inReceivedBody } from '@/lib/content/webmail/received';
 import { AddressBook, type VerifierApi } from './address-book';
 import { onIdle, slicedQueue } from './idle-work';
 import { listenToFields } from './inputs';

@@ -8,7 +8,7 @@
  * page wrote itself, then `focus()`/`blur()`, commits nothing (the budget and the badge's Verify
  * cover addresses the page shows).
  */
-import { isEditable } from '../extract/targets';
+import { isEditable } from '@/lib/content/extract/targets';
 import type { Marker } from './marker';
 import { isUserEvent, userIsActive } from './user-event';
 

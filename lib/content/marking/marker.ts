@@ -4,12 +4,12 @@
  * re-read when its attributes or value change.
  */
 
-import { BADGE_TAG, type Badge, createBadge } from '../badge/mark-badge';
-import { combineStatuses, type PageStatus } from '../badge/status';
-import { planFit } from '../badge/table-fit';
-import { badgeLabel } from '../badge/words';
-import { extractTarget, type Target, type TargetKind } from '../extract/targets';
-import { textTarget } from '../extract/text';
+import { BADGE_TAG, type Badge, createBadge } from '@/lib/content/badge/mark-badge';
+import { combineStatuses, type PageStatus } from '@/lib/content/badge/status';
+import { planFit } from '@/lib/content/badge/table-fit';
+import { badgeLabel } from '@/lib/content/badge/words';
+import { extractTarget, type Target, type TargetKind } from '@/lib/content/extract/targets';
+import { textTarget } from '@/lib/content/extract/text';
 import type { AddressBook, AddressState } from './address-book';
 
 export const STATUS_ATTR = 'data-verimark-status';

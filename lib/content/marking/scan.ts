@@ -3,11 +3,11 @@
  * querySelectorAll passes for elements (find-targets.ts), one TreeWalker pass for plain-text
  * addresses. Our own marks and overlay are skipped.
  */
-import { BADGE_TAG } from '../badge/mark-badge';
-import { OVERLAY_TAG } from '../badge/sheet';
-import { findTargets, isSmall } from '../extract/find-targets';
-import { TARGET_SELECTOR, type Target } from '../extract/targets';
-import { findTextTargets } from '../extract/text';
+import { BADGE_TAG } from '@/lib/content/badge/mark-badge';
+import { OVERLAY_TAG } from '@/lib/content/badge/sheet';
+import { findTargets, isSmall } from '@/lib/content/extract/find-targets';
+import { TARGET_SELECTOR, type Target } from '@/lib/content/extract/targets';
+import { findTextTargets } from '@/lib/content/extract/text';
 
 export { BADGE_TAG };
 

@@ -7,11 +7,11 @@
  * nothing of it weighs on the marking script (docs/benchmarks.md: the content script's size).
  */
 
-import type { Badge } from '../badge/mark-badge';
-import { sendMessage } from '../extension/wire';
-import type { AddressBook } from '../marking/address-book';
-import type { Marker } from '../marking/marker';
-import type { GuardUi } from '../send-guard/guard';
+import type { Badge } from '@/lib/content/badge/mark-badge';
+import { sendMessage } from '@/lib/content/extension/wire';
+import type { AddressBook } from '@/lib/content/marking/address-book';
+import type { Marker } from '@/lib/content/marking/marker';
+import type { GuardUi } from '@/lib/content/send-guard/guard';
 
 export const UI_GLOBAL = '__verimarkUi';
 

@@ -12,7 +12,7 @@
  * hinted buttons name a letter or digit ("Bold (Ctrl-B)", "Numbered list (Ctrl-Shift-7)").
  * Outlook's wells are found by their groups (`[role=group][id$=_TO|_CC|_BCC]`), not their labels.
  */
-import { addressesInText } from '@/lib/shared/extract/address-list';
+
 import {
   asField,
   FIELDS,
@@ -21,7 +21,8 @@ import {
   OUTLOOK_GROUPS,
   type RecipientField,
   recipientsIn,
-} from '../webmail/recipients';
+} from '@/lib/content/webmail/recipients';
+import { addressesInText } from '@/lib/shared/extract/address-list';
 
 export interface ComposeRecipient {
   /** The address as written on the page. */

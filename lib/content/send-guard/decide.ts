@@ -3,8 +3,9 @@
  * already knows about each recipient: let the send through untouched, warn, or wait for verdicts
  * still coming (at most WAIT_MS, then decide again and fail open).
  */
+
+import type { PageStatus } from '@/lib/content/badge/status';
 import type { VerdictView } from '@/lib/shared/views';
-import type { PageStatus } from '../badge/status';
 import type { ComposeRecipient } from './compose';
 
 /** A recipient's status as the marks show it (`unverified`: nobody asked the service yet). */

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DIALOG_TAG, dialogRoot } from '../../popover/send-guard/dialog';
-import { followHeld } from '../../popover/send-guard/held';
-import { userEvents } from '../marking/user-event';
+import { userEvents } from '@/lib/content/marking/user-event';
+import { DIALOG_TAG, dialogRoot } from '@/lib/popover/send-guard/dialog';
+import { followHeld } from '@/lib/popover/send-guard/held';
 import { startSendGuard } from './guard';
 import { FakeVerdicts } from './testing/fake-verdicts';
 import { GMAIL_LIKE, load, OUTLOOK_LIKE } from './testing/fixtures';

@@ -23,9 +23,9 @@
  * open). Any exception while deciding lets the original event through. The guard never sends without the user having pressed Send.
  */
 
-import type { GuardDialog } from '../../popover/send-guard/dialog';
-import type { followHeld } from '../../popover/send-guard/held';
-import { isUserEvent } from '../marking/user-event';
+import { isUserEvent } from '@/lib/content/marking/user-event';
+import type { GuardDialog } from '@/lib/popover/send-guard/dialog';
+import type { followHeld } from '@/lib/popover/send-guard/held';
 import { composeOf, composeRecipients, sendButtonIn, sendButtonOnPath } from './compose';
 import { type Decision, decide, type GuardOptions, type Verdicts } from './decide';
 import { isOwnEvent, pressButton, repeatKey } from './retrigger';

@@ -6,7 +6,7 @@
  * opened would work as a read receipt. A person can still click their mark to verify them.
  * Recipients being written to (chips, pills, typing boxes) are never held back.
  */
-import type { TargetKind } from '../extract/targets';
+import type { TargetKind } from '@/lib/content/extract/targets';
 
 const RECEIVED_BODY = '.a3s,[data-message-id] .ii,[id^="UniqueMessageBody"],[role="document"]';
 

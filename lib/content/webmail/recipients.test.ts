@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TARGET_SELECTOR } from '../extract/targets';
-import { findTextTargets } from '../extract/text';
+import { TARGET_SELECTOR } from '@/lib/content/extract/targets';
+import { findTextTargets } from '@/lib/content/extract/text';
 import { fieldOf, isRecipientInput, recipientOf, recipientsIn } from './recipients';
 
 function load(name: string): void {

@@ -3,7 +3,7 @@
  * no style sheet: Gmail enforces Trusted Types and a strict CSP) and the styles of its parts.
  * Text colours keep at least 4.5:1 against their background in both palettes.
  */
-import type { Style } from '../../content/badge/dom';
+import type { Style } from '@/lib/content/badge/dom';
 
 export interface Palette {
   backdrop: string;

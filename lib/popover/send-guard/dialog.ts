@@ -5,11 +5,12 @@
  * inside, Escape means "Edit recipients". Its buttons answer only the user's own input.
  * Two states: "Checking recipients…" while verdicts are coming, then the warning.
  */
+
+import { h, isolateEvents, setStyle } from '@/lib/content/badge/dom';
+import { reasonSentence, statusWord } from '@/lib/content/badge/words';
+import { isUserEvent } from '@/lib/content/marking/user-event';
+import type { Flagged } from '@/lib/content/send-guard/decide';
 import { t, uiLanguage } from '@/lib/shared/i18n';
-import { h, isolateEvents, setStyle } from '../../content/badge/dom';
-import { reasonSentence, statusWord } from '../../content/badge/words';
-import { isUserEvent } from '../../content/marking/user-event';
-import type { Flagged } from '../../content/send-guard/decide';
 import { focusRing, looks, paletteFor } from './dialog-look';
 
 export const DIALOG_TAG = 'verimark-send-guard';

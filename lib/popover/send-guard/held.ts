@@ -6,14 +6,14 @@
  * Nothing to warn about in the end, an exception, or the extension stopping: the press is sent
  * (fail open).
  */
-import { composeRecipients } from '../../content/send-guard/compose';
+import { composeRecipients } from '@/lib/content/send-guard/compose';
 import {
   type Decision,
   decide,
   type GuardOptions,
   type Verdicts,
   WAIT_MS,
-} from '../../content/send-guard/decide';
+} from '@/lib/content/send-guard/decide';
 import { type GuardDialog, openDialog } from './dialog';
 import { replaceRecipient } from './replace';
 

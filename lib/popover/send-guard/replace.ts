@@ -16,10 +16,10 @@
  * expects; where it is refused, the value is set and an `input` event dispatched.
  */
 
-import { BADGE_TAG } from '../../content/badge/sheet';
-import type { Flagged } from '../../content/send-guard/decide';
-import { pressButton } from '../../content/send-guard/retrigger';
-import { GMAIL_FIELD } from '../../content/webmail/recipients';
+import { BADGE_TAG } from '@/lib/content/badge/sheet';
+import type { Flagged } from '@/lib/content/send-guard/decide';
+import { pressButton } from '@/lib/content/send-guard/retrigger';
+import { GMAIL_FIELD } from '@/lib/content/webmail/recipients';
 
 type TextBox = HTMLInputElement | HTMLTextAreaElement;
 

@@ -7,8 +7,8 @@
  * Undo is the same swap back, on the chip now carrying the new address (`findRecipient`). Text only: the address is typed, never written as HTML.
  */
 
-import { GMAIL_FIELD, recipientOf, recipientsIn } from '../../content/webmail/recipients';
-import { replaceRecipient } from '../send-guard/replace';
+import { GMAIL_FIELD, recipientOf, recipientsIn } from '@/lib/content/webmail/recipients';
+import { replaceRecipient } from '@/lib/popover/send-guard/replace';
 
 export interface RecipientSwap {
   /** The compose field holding the recipients: it stays on the page while chips come and go. */

@@ -1,6 +1,7 @@
 /** An in-memory stand-in for the content script's AddressBook, as the guard sees it (decide.ts). */
+
+import type { GuardStatus, Verdicts } from '@/lib/content/send-guard/decide';
 import type { VerdictView } from '@/lib/shared/views';
-import type { GuardStatus, Verdicts } from '../decide';
 
 export class FakeVerdicts implements Verdicts {
   readonly states = new Map<string, { status: GuardStatus; verdict: VerdictView | null }>();
