@@ -24,5 +24,8 @@ export interface DailySpend {
 export const dailySpendItem = storage.defineItem<DailySpend>('local:dailyContentSpend', {
   fallback: { day: '', spent: 0 },
 });
+
+/** Every change of today's spend, one at a time (serial-edit.ts). */
+export const dailySpendEditor = serialEditor(dailySpendItem);
 /** Every change of the spends, one at a time (serial-edit.ts). */
 export const spentEditor = serialEditor(spentItem);

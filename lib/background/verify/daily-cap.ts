@@ -8,7 +8,7 @@
 
 import { ApiError } from '@/lib/api/errors';
 import { t } from '@/lib/shared/i18n';
-import { dailySpendItem } from '@/lib/storage/content-spends';
+import { dailySpendEditor, dailySpendItem } from '@/lib/storage/content-spends';
 
 /** The local calendar day of `now`, `YYYY-MM-DD`. */
 export function dayOf(now: number): string {
@@ -17,14 +17,11 @@ export function dayOf(now: number): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-/** Read, checked and written one at a time, so parallel requests from many tabs cannot overspend. */
-let queue: Promise<unknown> = Promise.resolve();
-
 /** Takes one credit of today's cap, or rejects with `rate_limited` (retry after midnight) when it is used up. */
 export function takeDailyCredit(cap: number, now = Date.now()): Promise<void> {
-  const run = queue.then(async () => {
+  // One edit at a time (serial-edit.ts), so parallel requests from many tabs cannot overspend.
+  return dailySpendEditor.edit((stored) => {
     const day = dayOf(now);
-    const stored = await dailySpendItem.getValue();
     const spent = stored.day === day ? stored.spent : 0;
     if (spent >= cap) {
       const midnight = new Date(now);
@@ -32,10 +29,9 @@ export function takeDailyCredit(cap: number, now = Date.now()): Promise<void> {
       const retry = Math.max(1, Math.ceil((midnight.getTime() - now) / 1000));
       throw new ApiError('rate_limited', t('bg_daily_cap_reached'), null, retry);
     }
-    await dailySpendItem.setValue({ day, spent: spent + 1 });
+    stored.day = day;
+    stored.spent = spent + 1;
   });
-  queue = run.catch(() => undefined);
-  return run;
 }
 
 /** Credits spent without a click today (for tests and the popup). */
