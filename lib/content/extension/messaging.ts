@@ -7,7 +7,7 @@ import { sendMessage } from './wire';
 
 export const backgroundApi: VerifierApi = {
   lookupFound: (emails) => sendMessage('lookupCached', { emails, found: true }),
-  verifyEmail: (email) => sendMessage('verifyEmail', { email }),
+  verifyEmail: (email, clicked) => sendMessage('verifyEmail', { email, clicked }),
 };
 
 export function isOneShot(): boolean {

@@ -8,20 +8,35 @@ import { AddressBook, type VerifierApi } from './address-book';
 function recordingBook() {
   const looked: string[] = [];
   const verified: string[] = [];
+  const clicks: Record<string, boolean> = {};
   const flushes: (() => void)[] = [];
   const api: VerifierApi = {
     lookupFound: async (emails) => {
       looked.push(...emails);
       return Object.fromEntries(emails.map((e) => [e, null]));
     },
-    verifyEmail: async (email) => {
+    verifyEmail: async (email, clicked) => {
       verified.push(email);
+      clicks[email] = clicked;
       return verdictView(email, 'deliverable');
     },
   };
   const book = new AddressBook({ api, budget: 5, onChange: () => {}, schedule: (f) => flushes.push(f) });
-  return { book, looked, verified, flushes };
+  return { book, looked, verified, clicks, flushes };
 }
+
+describe('what the background is told of who asked (the daily cap counts only what nobody asked for)', () => {
+  it('a verification on sight is not clicked; one the person asked for is', async () => {
+    const { book, verified, clicks, flushes } = recordingBook();
+    book.add('seen@example.com');
+    book.add('asked@example.com');
+    book.autoVerify('seen@example.com');
+    book.verifyNow('asked@example.com');
+    for (const flush of flushes.splice(0)) flush();
+    await vi.waitFor(() => expect(verified).toHaveLength(2));
+    expect(clicks).toEqual({ 'seen@example.com': false, 'asked@example.com': true });
+  });
+});
 
 describe('the content script decides the shared address cases as the service does', () => {
   it.each(ADDRESS_CASES)('$input → $email', async ({ input, email }) => {

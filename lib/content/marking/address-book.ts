@@ -30,7 +30,8 @@ export interface VerifierApi {
    * their cached verdicts: one message per part.
    */
   lookupFound(emails: string[]): Promise<Record<string, VerdictView | null>>;
-  verifyEmail(email: string): Promise<VerdictView>;
+  /** `clicked`: asked by the person (a click, a typed address, Send), not on sight (the daily cap). */
+  verifyEmail(email: string, clicked: boolean): Promise<VerdictView>;
 }
 
 interface AddressBookOptions {
@@ -106,14 +107,14 @@ export class AddressBook {
     if (state?.phase === 'new' || state?.phase === 'looking') this.wantedAuto.add(email);
     if (state?.phase !== 'uncached' || this.remaining <= 0) return;
     this.remaining -= 1;
-    void this.verify(email);
+    void this.verify(email, false);
   }
 
   /** Explicit request (the badge's Verify, a typed value): no budget. */
   verifyNow(email: string): void {
     const state = this.states.get(email);
     if (state?.phase === 'new' || state?.phase === 'looking') this.wantedNow.add(email);
-    if (state?.phase === 'uncached' || state?.phase === 'failed') void this.verify(email);
+    if (state?.phase === 'uncached' || state?.phase === 'failed') void this.verify(email, true);
   }
 
   private queueLookup(): void {
@@ -159,12 +160,12 @@ export class AddressBook {
     }
   }
 
-  private async verify(email: string): Promise<void> {
+  private async verify(email: string, clicked: boolean): Promise<void> {
     this.patch(email, { phase: 'verifying', status: 'pending', error: null });
     this.opts.onChange([email]);
     for (let attempt = 0; ; attempt++) {
       try {
-        const verdict = await this.opts.api.verifyEmail(email);
+        const verdict = await this.opts.api.verifyEmail(email, clicked);
         this.patch(email, { phase: 'done', status: verdict.status, verdict, error: verdict.error ?? null });
         break;
       } catch (err) {
