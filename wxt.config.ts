@@ -7,7 +7,7 @@ import { plainDynamicImports } from './scripts/plain-dynamic-imports';
 // headless browser cannot answer a permission prompt. Store builds never do.
 const testBuild = process.env.VERIMARK_TEST_BUILD === '1';
 
-/** What the sources zip holds (negated patterns win: no tests or test helpers). */
+/** What the sources zip holds, less SOURCES_EXCLUDED. */
 export const SOURCES = [
   'package.json',
   'package-lock.json',
@@ -29,10 +29,10 @@ export const SOURCES = [
   // (npm ci needs every workspace's package.json; the service's code is not part of the build).
   'contract/**',
   'server/package.json',
-  '!**/*.test.ts',
-  '!**/*.test.tsx',
-  '!**/testing/**',
 ];
+
+/** Never in the sources zip, whatever SOURCES says: tests and test helpers. */
+export const SOURCES_EXCLUDED = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/node_modules/**'];
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
@@ -42,7 +42,7 @@ export default defineConfig({
   // The sources archive (for Firefox's review) holds what builds the extension and nothing else: an
   // allow-list, so no test, bench, service code, data or stray local file slips in. `npm run
   // store:check` rebuilds the store zips from it (docs/store/firefox.md, "Reviewer notes").
-  zip: { excludeSources: ['**'], includeSources: SOURCES },
+  zip: { includeSources: SOURCES, excludeSources: SOURCES_EXCLUDED },
   outDirTemplate: testBuild ? '{{browser}}-mv{{manifestVersion}}-test' : '{{browser}}-mv{{manifestVersion}}',
   vite: () => ({
     // The popup's CSS goes into popup.html (the page as Vite names it, before WXT moves it): its

@@ -21,4 +21,4 @@ export interface StoreCheck {
   detail: string;
 }
 export function storeChecks(options?: { log?: (line: string) => void }): Promise<StoreCheck[]>;
-export function sourcesOf(files: string[], patterns: string[]): string[];
+export function sourcesOf(files: string[], include: string[], exclude: string[]): string[];
