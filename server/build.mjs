@@ -68,8 +68,6 @@ function runtimeLock(rootLock, dependencies) {
     kept[at] = entry;
     for (const dep of Object.keys(entry.dependencies ?? {})) visit(at, dep, false);
     for (const dep of Object.keys(entry.optionalDependencies ?? {})) visit(at, dep, true);
-    for (const [dep, meta] of Object.entries(entry.peerDependenciesMeta ?? {}))
-      if (!meta.optional) visit(at, dep, false);
     for (const dep of Object.keys(entry.peerDependencies ?? {})) {
       if (!entry.peerDependenciesMeta?.[dep]?.optional) visit(at, dep, false);
     }
