@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Checks, type Mode, untestedChecks } from '@verimark/contract';
 import { transientVerdict, verdictForRcpt } from './classify';
+import { Destinations } from './destinations';
 import { cachedDnsHealth, DEFAULT_DNS_CANARIES } from './dns-health';
 import { createResolver, type Route, resolveRoute } from './dns-route';
 import { createLimits } from './limits';
@@ -23,7 +24,7 @@ import type { Connector } from './smtp-session';
 import { connectViaSocks, parseSocksProxy } from './socks-egress';
 import { suggestAddress } from './suggest';
 import { checkSyntax } from './syntax';
-import type { DomainScope, Engine, EngineConfig, VerificationResult } from './types';
+import type { DomainScope, Engine, EngineConfig, VerificationResult, VerifyOptions } from './types';
 
 export type { EngineLogger };
 
@@ -32,6 +33,10 @@ const DEFAULT_DNS_TIMEOUT_MS = 5000;
 /** VERIFY_DEADLINE_MS and MAX_MX_HOSTS when the configuration leaves them out (docs/design.md §4). */
 export const DEFAULT_VERIFY_DEADLINE_MS = 60_000;
 export const DEFAULT_MAX_MX_HOSTS = 5;
+/** A new destination's concurrency window (it grows to perHostConcurrency while it answers). */
+export const DEFAULT_INITIAL_HOST_CONCURRENCY = 2;
+/** How long a destination whose conversations time out is skipped (DEAD_DESTINATION_MS). */
+export const DEFAULT_DEAD_DESTINATION_MS = 5 * 60_000;
 
 /**
  * `work`'s value, or `late()` once `signal` fires first; a rejection of `work` after that is
@@ -92,6 +97,14 @@ function fromProbe(outcome: ProbeOutcome, catchAllMode: boolean, provider: Provi
       };
     }
     case 'transient':
+      // 4xx greetings on every host: the server limits connections (not greylisting).
+      if (outcome.atGreeting)
+        return {
+          status: 'unknown',
+          reason: 'smtp_unreachable',
+          mx_host: outcome.host,
+          checks: { smtp_connected: true },
+        };
       return { ...transientVerdict(outcome.reply), mx_host: outcome.host, checks: { smtp_connected: true } };
     case 'refused':
       return {
@@ -131,6 +144,11 @@ export function createEngine(
 ): Engine {
   const dnsTimeout = config.dnsTimeoutMs ?? Math.min(config.smtpTimeoutMs, DEFAULT_DNS_TIMEOUT_MS);
   const resolver = createResolver(config.dnsServers, dnsTimeout);
+  const destinations = new Destinations({
+    initial: config.initialHostConcurrency ?? DEFAULT_INITIAL_HOST_CONCURRENCY,
+    max: config.perHostConcurrency,
+    deadMs: config.deadDestinationMs ?? DEFAULT_DEAD_DESTINATION_MS,
+  });
   const ctx: ProbeContext = {
     config,
     resolver,
@@ -139,9 +157,11 @@ export function createEngine(
       config.perHostConcurrency,
       config.hostSlots,
       config.perDomainConcurrency ?? config.perHostConcurrency,
+      destinations,
     ),
     logger,
     connector: createConnector(config),
+    destinations,
   };
   const perConnection = config.recipientsPerConnection ?? RECIPIENTS_PER_CONNECTION;
   if (perConnection > 1) ctx.share = new SessionShare(perConnection);
@@ -155,7 +175,13 @@ export function createEngine(
   const scopes = new ScopeRegistry();
   const dnsHealth = cachedDnsHealth(resolver, config.dnsCanaries ?? DEFAULT_DNS_CANARIES);
 
-  async function verify(input: string, mode: Mode, scope?: DomainScope): Promise<VerificationResult> {
+  async function verify(
+    input: string,
+    mode: Mode,
+    scope?: DomainScope,
+    options: VerifyOptions = {},
+  ): Promise<VerificationResult> {
+    const stop = options.signal;
     const syntax = checkSyntax(input);
     if (!syntax.ok) {
       return {
@@ -193,6 +219,10 @@ export function createEngine(
     let mxHost: string | null = null;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), deadlineMs);
+    // Stopped from outside (its file was deleted): as if the deadline had passed, at once.
+    const onStop = () => deadline.abort();
+    if (stop?.aborted) deadline.abort();
+    else stop?.addEventListener('abort', onStop, { once: true });
     const decide = async (): Promise<Decision> => {
       const route = await memo(state.routes, domain, () => resolveRoute(resolver, domain));
       if (route.kind === 'nxdomain' && (await dnsHealth()).usable === false) {
@@ -210,11 +240,22 @@ export function createEngine(
       const catchAllMode = mode === 'catch_all';
       const hosts = route.hosts.slice(0, maxMxHosts);
       const signal = deadline.signal;
-      const request = { email, domain, hosts, catchAllMode, scope: state, provider, signal };
+      const request = {
+        email,
+        domain,
+        hosts,
+        catchAllMode,
+        scope: state,
+        provider,
+        signal,
+        urgent: options.urgent,
+      };
       let outcome = await observedProbe(request);
       if (outcome.kind === 'transient' && !signal.aborted) {
         logger.debug({ email, host: outcome.host, reply: outcome.reply }, 'transient answer, retrying once');
-        await sleep(config.greylistRetryMs, undefined, { signal }).catch(() => {});
+        // Spread out (up to half again), so rows refused together do not come back together.
+        const wait = config.greylistRetryMs * (1 + Math.random() / 2);
+        await sleep(wait, undefined, { signal }).catch(() => {});
         if (!signal.aborted) outcome = await observedProbe(request);
       }
       const result = fromProbe(outcome, catchAllMode, provider);
@@ -233,6 +274,7 @@ export function createEngine(
       return finish(await beforeDeadline(decide(), deadline.signal, timedOut));
     } finally {
       clearTimeout(timer);
+      stop?.removeEventListener('abort', onStop);
     }
   }
 

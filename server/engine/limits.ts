@@ -19,13 +19,21 @@
  * takes a slot, in-process or shared, nor holds up the conversations queued behind it.
  */
 
+import type { Destinations } from './destinations';
+
 export interface Limits {
   /**
    * Runs `task` holding a global slot and a slot of `host`. When `cancel` fires before the task
    * has started, the task never runs and the promise rejects with the signal's reason. `group`
    * (the domain) counts against the per-group limit.
    */
-  run<T>(host: string, task: () => Promise<T>, cancel?: AbortSignal, group?: string): Promise<T>;
+  run<T>(
+    host: string,
+    task: () => Promise<T>,
+    cancel?: AbortSignal,
+    group?: string,
+    urgent?: boolean,
+  ): Promise<T>;
 }
 
 /** A shared slot taken (release it when done), or a promise settled when one may be free again. */
@@ -50,6 +58,8 @@ interface Job {
   reject: (err: unknown) => void;
   cancel?: AbortSignal;
   group?: string;
+  /** A single check's: starts before the bulk rows queued at its host and at other hosts. */
+  urgent?: boolean;
 }
 
 interface HostState {
@@ -60,6 +70,8 @@ interface HostState {
   asking: boolean;
   /** Every shared slot was taken at the last question; waiting for a release. */
   blocked: boolean;
+  /** Urgent jobs in the queue. */
+  urgent: number;
 }
 
 export function createLimits(
@@ -67,6 +79,7 @@ export function createLimits(
   perHost: number,
   shared?: HostSlots | null,
   perGroup = Number.POSITIVE_INFINITY,
+  windows?: Destinations,
 ): Limits {
   const globalMax = Math.max(1, global);
   const hostMax = Math.max(1, perHost);
@@ -75,12 +88,21 @@ export function createLimits(
   /** Conversations running (or asking for their shared slot) per group. */
   const groups = new Map<string, number>();
   let active = 0;
+  /** A host's limit now: its concurrency window (./destinations.ts), never above perHost. */
+  const hostLimit = (host: string) => (windows ? Math.min(hostMax, windows.window(host)) : hostMax);
 
   const hasRoom = (job: Job) => job.group === undefined || (groups.get(job.group) ?? 0) < groupMax;
-  /** Takes the first queued job of the host whose group has room. */
+  /** Takes the first queued urgent job of the host whose group has room, else the first job. */
   const pick = (state: HostState): Job | undefined => {
-    const at = state.queue.findIndex(hasRoom);
-    return at < 0 ? undefined : state.queue.splice(at, 1)[0];
+    let at = state.urgent > 0 ? state.queue.findIndex((job) => job.urgent === true && hasRoom(job)) : -1;
+    if (at < 0) at = state.queue.findIndex(hasRoom);
+    return at < 0 ? undefined : dequeue(state, at);
+  };
+  /** Takes the job at `at` out of the host's queue. */
+  const dequeue = (state: HostState, at: number): Job | undefined => {
+    const [job] = state.queue.splice(at, 1);
+    if (job?.urgent) state.urgent--;
+    return job;
   };
   const enter = (job: Job) => {
     if (job.group !== undefined) groups.set(job.group, (groups.get(job.group) ?? 0) + 1);
@@ -141,7 +163,10 @@ export function createLimits(
         // Back to the head of its queue, unless it was cancelled while asking.
         leave(job);
         if (job.cancel?.aborted) job.reject(job.cancel.reason);
-        else state.queue.unshift(job);
+        else {
+          state.queue.unshift(job);
+          if (job.urgent) state.urgent++;
+        }
         active--;
         state.running--;
         state.blocked = true;
@@ -164,14 +189,22 @@ export function createLimits(
     );
   };
 
-  /** Starts what the free global slots allow, taking hosts in turn (each host's queue in order). */
+  /**
+   * Starts what the free global slots allow, taking hosts in turn (each host's queue in order):
+   * first the hosts where a single check waits, then all.
+   */
   const pump = () => {
+    for (const urgentOnly of [true, false]) pumpPass(urgentOnly);
+  };
+  const pumpPass = (urgentOnly: boolean) => {
     let progressed = true;
     while (active < globalMax && progressed) {
       progressed = false;
       for (const [host, state] of hosts) {
         if (active >= globalMax) return;
-        if (state.queue.length === 0 || state.running >= hostMax || state.asking || state.blocked) continue;
+        if (state.queue.length === 0 || state.running >= hostLimit(host) || state.asking || state.blocked)
+          continue;
+        if (urgentOnly && state.urgent === 0) continue;
         const job = pick(state);
         if (!job) continue; // every queued conversation's domain is at its limit
         progressed = true;
@@ -189,25 +222,41 @@ export function createLimits(
     }
   };
 
+  if (windows) windows.onGrow = () => pump();
+
   return {
-    run<T>(host: string, task: () => Promise<T>, cancel?: AbortSignal, group?: string): Promise<T> {
+    run<T>(
+      host: string,
+      task: () => Promise<T>,
+      cancel?: AbortSignal,
+      group?: string,
+      urgent?: boolean,
+    ): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         if (cancel?.aborted) return reject(cancel.reason);
         let found = hosts.get(host);
         if (!found) {
-          found = { queue: [], running: 0, asking: false, blocked: false };
+          found = { queue: [], running: 0, asking: false, blocked: false, urgent: 0 };
           hosts.set(host, found);
         }
         const state = found;
-        const job: Job = { task, resolve: resolve as (value: unknown) => void, reject, cancel, group };
+        const job: Job = {
+          task,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+          cancel,
+          group,
+          urgent,
+        };
         state.queue.push(job);
+        if (urgent) state.urgent++;
         cancel?.addEventListener(
           'abort',
           () => {
             // Still queued: out of the queue. Started (or asking for its slot): execute sees it.
             const at = state.queue.indexOf(job);
             if (at < 0) return;
-            state.queue.splice(at, 1);
+            dequeue(state, at);
             reject(cancel.reason);
             forget(host, state);
           },

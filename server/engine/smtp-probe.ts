@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { classifyRcpt, classifyRefusal } from './classify';
+import type { Destinations, Feedback } from './destinations';
 import { type MailHost, type Resolver, resolveAddresses } from './dns-route';
 import { isPrivateAddress } from './ip-guard';
 import type { Limits } from './limits';
@@ -40,6 +41,8 @@ export interface ProbeContext {
   open?: (address: string) => Promise<SmtpSession>;
   /** Connections shared by rows of the same MX address (./session-share.ts); none: one each. */
   share?: SessionShare;
+  /** Concurrency windows and dead-destination memory per MX address (./destinations.ts). */
+  destinations?: Destinations;
 }
 
 type FailureReason = 'smtp_timeout' | 'smtp_unreachable' | 'smtp_error';
@@ -47,8 +50,11 @@ type FailureReason = 'smtp_timeout' | 'smtp_unreachable' | 'smtp_error';
 export type ProbeOutcome =
   /** RCPT TO was answered; catchAll is the random-address result (null: not probed or unclear). */
   | { kind: 'answered'; host: string; reply: SmtpReply; catchAll: boolean | null }
-  /** A 4xx at the greeting (on every host), EHLO, MAIL FROM or RCPT TO. */
-  | { kind: 'transient'; host: string; reply: SmtpReply }
+  /**
+   * A 4xx at EHLO, MAIL FROM or RCPT TO; or at the greeting of every host (`atGreeting`: the
+   * server limits connections, e.g. Exim's 421 too many concurrent connections).
+   */
+  | { kind: 'transient'; host: string; reply: SmtpReply; atGreeting?: boolean }
   /** A 5xx before RCPT TO: about us (blocked) or not understood (smtp_error). */
   | { kind: 'refused'; host: string; reply: SmtpReply; reason: 'blocked' | 'smtp_error' }
   /** connected: an SMTP session was opened (true), tried but none (false), never tried (null). */
@@ -64,6 +70,8 @@ export interface ProbeRequest {
   provider?: Provider | null;
   /** The verification's deadline: no new host is tried and open connections are cut once it fires. */
   signal?: AbortSignal;
+  /** A single check someone waits for: its conversations start before bulk rows' (./limits.ts). */
+  urgent?: boolean;
 }
 
 /** Addresses tried per MX host, so a host with many A records cannot stall a probe. */
@@ -217,8 +225,39 @@ async function serveWaiting(
   }
 }
 
+/** A dead destination's answer: next host, as a timeout would have said. */
+const DEAD: Attempt = { kind: 'next', timedOut: true, greeting: null, dropped: false };
+
+/** What a conversation tells about its destination's capacity (./destinations.ts). */
+function feedbackOf(result: Attempt): Feedback {
+  if (result.kind === 'failed') return result.reason === 'smtp_timeout' ? 'timeout' : 'ok';
+  if (result.kind !== 'next') return 'ok';
+  if (result.timedOut) return 'timeout';
+  // Refused at connect, or a 4xx greeting (421: too many connections): fewer at once.
+  if (result.greeting === null ? !result.dropped : result.greeting.code < 500) return 'throttled';
+  return 'ok';
+}
+
 /**
- * One conversation with `address` under the host's slot; with sharing, a conversation already
+ * Hosts in priority order, those of equal priority in a random order each time, so that traffic
+ * is spread between them (RFC 5321 §5.1).
+ */
+export function spreadEqualPriorities(hosts: readonly MailHost[]): MailHost[] {
+  const out = [...hosts].sort((a, b) => a.priority - b.priority);
+  for (let start = 0; start < out.length; ) {
+    let end = start + 1;
+    while (end < out.length && out[end]?.priority === out[start]?.priority) end++;
+    for (let i = end - 1; i > start; i--) {
+      const j = start + Math.floor(Math.random() * (i - start + 1));
+      [out[i], out[j]] = [out[j] as MailHost, out[i] as MailHost];
+    }
+    start = end;
+  }
+  return out;
+}
+
+/**
+ * One conversation with `address` under the address's slot; with sharing, a conversation already
  * open there may serve this row first (the row then leaves the slot queue: it opens nothing),
  * and this row's own conversation, once answered, serves the rows waiting after it while it
  * holds the slot.
@@ -238,13 +277,16 @@ async function converseAt(
     answer = resolve;
   });
   const slot = ctx.limits.run(
-    name,
+    address,
     async () => {
       // Taken by another row's connection as this slot came: this slot is not needed.
       if (ticket && !ticket.leave()) return answer(null);
+      // Found dead while this row queued: skip it as the probe would have.
+      if (ctx.destinations?.isDead(address)) return answer(DEAD);
       ctx.logger.debug({ event: 'smtp-open', host: name, address }, 'smtp conversation');
       try {
         const { result, open } = await attempt(ctx, name, address, req);
+        ctx.destinations?.report(address, feedbackOf(result));
         answer(result);
         if (share && open) await serveWaiting(ctx, share, open, name, address);
       } finally {
@@ -253,6 +295,7 @@ async function converseAt(
     },
     cancel,
     req.domain,
+    req.urgent,
   );
   const failed = slot.then(
     () => new Promise<never>(() => {}),
@@ -301,10 +344,15 @@ export async function probe(ctx: ProbeContext, req: ProbeRequest): Promise<Probe
   let reconnected = false;
   let refused: { host: string; reply: SmtpReply } | null = null;
   const run = (name: string, address: string) => converseAt(ctx, name, address, req);
-  for (const { name } of req.hosts) {
+  for (const { name } of spreadEqualPriorities(req.hosts)) {
     for (const address of (await addressesOf(ctx, req, name)).slice(0, ADDRESSES_PER_HOST)) {
       if (req.signal?.aborted)
         return { kind: 'failed', host: name, reason: 'smtp_timeout', connected: tried };
+      if (ctx.destinations?.isDead(address)) {
+        // Remembered as a tarpit: no connection, no wait (./destinations.ts).
+        timedOut = true;
+        continue;
+      }
       tried = true;
       let result = await run(name, address);
       // One reconnect when a server drops the connection mid-dialogue, then the next host.
@@ -319,7 +367,10 @@ export async function probe(ctx: ProbeContext, req: ProbeRequest): Promise<Probe
     }
   }
   // Every host failed; the last refusing greeting (421, 554, a blocklist text) says why.
-  if (refused) return refusal(refused.host, refused.reply);
+  if (refused) {
+    const outcome = refusal(refused.host, refused.reply);
+    return outcome.kind === 'transient' ? { ...outcome, atGreeting: true } : outcome;
+  }
   return {
     kind: 'failed',
     host: req.hosts[0]?.name ?? null,

@@ -33,6 +33,13 @@ export interface EngineConfig {
    * ends `unknown` (smtp_timeout) and its connections are closed. Default 60000.
    */
   verifyDeadlineMs?: number;
+  /**
+   * A new destination's (MX address's) concurrency window; it grows to perHostConcurrency while
+   * the destination answers and shrinks when it refuses or times out (./destinations.ts). Default 2.
+   */
+  initialHostConcurrency?: number;
+  /** How long an MX address whose conversations time out is skipped (DEAD_DESTINATION_MS). Default 300000. */
+  deadDestinationMs?: number;
   /** MX hosts tried per verification, in priority order (MAX_MX_HOSTS). Default 5. */
   maxMxHosts?: number;
   /** Per-host slots shared with other processes (Postgres); default: this process only. */
@@ -75,7 +82,20 @@ export interface DomainScope {
   readonly kind: 'domain-scope';
 }
 
+/** How one verification is run. */
+export interface VerifyOptions {
+  /** Ends the verification at once, as its deadline would (its file was deleted). */
+  signal?: AbortSignal;
+  /** A single check someone waits for: its conversations go before bulk rows' (server/engine/limits.ts). */
+  urgent?: boolean;
+}
+
 export interface Engine {
-  verify(email: string, mode: Mode, scope?: DomainScope): Promise<VerificationResult>;
+  verify(
+    email: string,
+    mode: Mode,
+    scope?: DomainScope,
+    options?: VerifyOptions,
+  ): Promise<VerificationResult>;
   newScope(): DomainScope;
 }
