@@ -2,6 +2,7 @@ import net from 'node:net';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { EngineConfig } from './engine/types';
+import type { DeferralPolicy } from './jobs/deferral';
 
 /** Everything the service reads from its environment (docs/design.md §4). */
 export interface ServiceConfig {
@@ -34,6 +35,8 @@ export interface ServiceConfig {
    */
   trustProxy: boolean | number | string[];
   engine: EngineConfig;
+  /** When bulk rows answered "not now" are tried again (server/jobs/deferral.ts). */
+  deferral: DeferralPolicy;
   /** Batches one worker process verifies at the same time. */
   batchConcurrency: number;
   /** Single tasks verified at the same time. */
@@ -124,6 +127,11 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
       perDomainConcurrency: 8,
       verifyDeadlineMs: int(env, 'VERIFY_DEADLINE_MS', 60_000, 100),
       maxMxHosts: int(env, 'MAX_MX_HOSTS', 5, 1),
+      deadDestinationMs: int(env, 'DEAD_DESTINATION_MS', 300_000),
+    },
+    deferral: {
+      greylistWindowMs: int(env, 'GREYLIST_WINDOW_MS', 360_000),
+      backoffMs: int(env, 'RETRY_BACKOFF_MS', 30_000),
     },
     batchConcurrency: 2,
     singleConcurrency: 16,

@@ -87,6 +87,7 @@ export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): 
     files: store.files,
     kickSingles: () => workers?.singles.kick(),
     kickFiles: () => workers?.batches.kick(),
+    stopFile: (id) => workers?.batches.cancelFile(id),
     signingSecret: await store.signingSecret(config.signingSecret),
   };
 

@@ -14,5 +14,7 @@ export interface AppContext {
   kickSingles(): void;
   /** Tells this process's worker (if it runs one) that a file was queued; others poll. */
   kickFiles(): void;
+  /** Stops this process's verifications of a deleted file at once (others notice at their next lease renewal). */
+  stopFile(id: string): void;
   signingSecret: string;
 }

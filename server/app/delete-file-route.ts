@@ -20,6 +20,7 @@ export function deleteFileRoute(app: FastifyInstance, ctx: AppContext): void {
     const key = account(request);
     const { file_id } = parseBody(FileBody, request.params);
     if (!(await ctx.files.delete(file_id, key.id))) throw new HttpError(404, ERRORS.fileNotFound);
+    ctx.stopFile(file_id);
     await removeResultFile(ctx.config.dataDir, file_id);
     return ok(DESCRIPTIONS.fileDeleted, { file_id });
   });

@@ -165,8 +165,9 @@ export function createEngine(
   };
   const perConnection = config.recipientsPerConnection ?? RECIPIENTS_PER_CONNECTION;
   if (perConnection > 1) ctx.share = new SessionShare(perConnection);
-  const observedProbe = async (request: ProbeRequest): Promise<ProbeOutcome> => {
-    const outcome = await probe(ctx, request);
+  const alone: ProbeContext = { ...ctx, share: undefined };
+  const observedProbe = async (request: ProbeRequest, own = false): Promise<ProbeOutcome> => {
+    const outcome = await probe(own ? alone : ctx, request);
     hooks.onProbe?.(outcome);
     return outcome;
   };
@@ -250,13 +251,13 @@ export function createEngine(
         signal,
         urgent: options.urgent,
       };
-      let outcome = await observedProbe(request);
+      let outcome = await observedProbe(request, options.alone);
       if (outcome.kind === 'transient' && !signal.aborted) {
         logger.debug({ email, host: outcome.host, reply: outcome.reply }, 'transient answer, retrying once');
         // Spread out (up to half again), so rows refused together do not come back together.
         const wait = config.greylistRetryMs * (1 + Math.random() / 2);
         await sleep(wait, undefined, { signal }).catch(() => {});
-        if (!signal.aborted) outcome = await observedProbe(request);
+        if (!signal.aborted) outcome = await observedProbe(request, options.alone);
       }
       const result = fromProbe(outcome, catchAllMode, provider);
       return { ...result, checks: { mx_found: true, ...result.checks } };

@@ -230,7 +230,9 @@ const DEAD: Attempt = { kind: 'next', timedOut: true, greeting: null, dropped: f
 
 /** What a conversation tells about its destination's capacity (./destinations.ts). */
 function feedbackOf(result: Attempt): Feedback {
-  if (result.kind === 'failed') return result.reason === 'smtp_timeout' ? 'timeout' : 'ok';
+  // Timed out after the greeting: alive but slow (only connect and greeting timeouts make a
+  // destination dead, as in Postfix); fewer at once.
+  if (result.kind === 'failed') return result.reason === 'smtp_timeout' ? 'throttled' : 'ok';
   if (result.kind !== 'next') return 'ok';
   if (result.timedOut) return 'timeout';
   // Refused at connect, or a 4xx greeting (421: too many connections): fewer at once.

@@ -88,6 +88,8 @@ export interface VerifyOptions {
   signal?: AbortSignal;
   /** A single check someone waits for: its conversations go before bulk rows' (server/engine/limits.ts). */
   urgent?: boolean;
+  /** On a connection of its own, not one shared with other rows (a retry after a refusal about us). */
+  alone?: boolean;
 }
 
 export interface Engine {

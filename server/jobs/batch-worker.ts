@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainScope, Engine } from '../engine/types';
-import type { BatchQueue, ClaimedBatch, FileStore } from '../store/store';
+import type { AddressMemory, BatchQueue, ClaimedBatch, FileStore } from '../store/store';
+import type { DeferralPolicy } from './deferral';
 import { Poller } from './poller';
+import { MEMORY_MS } from './revisits';
 import { verifyBatch } from './verify-batch';
 
 /** A batch claimed this many times (its workers died or stalled each time) fails its file, refunded. */
@@ -22,6 +24,10 @@ interface BatchWorkerDeps {
   concurrency: number;
   /** Rows per batch (the last one of a file may have fewer). */
   batchRows: number;
+  /** When rows answered "not now" are tried again (./deferral.ts). */
+  deferral: DeferralPolicy;
+  /** Verdicts found by revisits of greylisted addresses (./revisits.ts). */
+  memory?: AddressMemory;
 }
 
 /**
@@ -35,7 +41,10 @@ interface BatchWorkerDeps {
  * finish and commit.
  */
 export class BatchWorker {
-  private readonly running = new Map<string, { batch: ClaimedBatch; done: Promise<void> }>();
+  private readonly running = new Map<
+    string,
+    { batch: ClaimedBatch; done: Promise<void>; stop: AbortController }
+  >();
   private readonly scopes = new Map<string, DomainScope>();
   /** Batches given back by stop(): their late results are not committed. */
   private readonly released = new Set<string>();
@@ -64,7 +73,8 @@ export class BatchWorker {
       const key = `${batch.fileId}:${batch.firstRow}`;
       let left = batch.rows.length;
       this.unverified += left;
-      const done = this.run(batch, () => {
+      const stop = new AbortController();
+      const done = this.run(batch, stop, () => {
         // Claims again only when this row is what makes room: once it has, further rows would
         // each run an empty claim at a file's end (the poll and the batch's end ask anyway).
         const hadRoom = this.wantsMore(concurrency, batchRows);
@@ -76,7 +86,7 @@ export class BatchWorker {
         this.running.delete(key);
         this.kick();
       });
-      this.running.set(key, { batch, done });
+      this.running.set(key, { batch, done, stop });
     }
   }
 
@@ -96,7 +106,16 @@ export class BatchWorker {
     return scope;
   }
 
-  private async run(batch: ClaimedBatch, onRowDone: () => void): Promise<void> {
+  /**
+   * Stops the batches of a deleted file at once: no row of it is probed after its refund. (A
+   * file deleted through another process is noticed at the next lease renewal, which fails.)
+   */
+  cancelFile(fileId: string): void {
+    for (const { batch, stop } of this.running.values())
+      if (batch.fileId === fileId) stop.abort(new Error('file deleted'));
+  }
+
+  private async run(batch: ClaimedBatch, stop: AbortController, onRowDone: () => void): Promise<void> {
     const { deps } = this;
     const where = { fileId: batch.fileId, firstRow: batch.firstRow };
     if (batch.attempts > MAX_ATTEMPTS) {
@@ -108,7 +127,10 @@ export class BatchWorker {
       () => {
         deps.batches.renew(batch.fileId, batch.firstRow, deps.owner, deps.leaseMs).then(
           (held) => {
-            if (!held) deps.log.warn(where, 'lost the lease on a batch');
+            if (held) return;
+            // Taken over, or its file deleted: whatever is still being verified is not wanted.
+            deps.log.warn(where, 'lost the lease on a batch');
+            stop.abort(new Error('lease lost'));
           },
           (err: unknown) => deps.log.warn({ err, ...where }, 'could not renew a lease'),
         );
@@ -116,20 +138,34 @@ export class BatchWorker {
       Math.max(200, Math.floor(deps.leaseMs / 3)),
     );
     try {
-      const result = await verifyBatch(
-        deps.engine,
-        this.scope(batch.fileId),
-        batch,
-        (err) => deps.log.error({ err, fileId: batch.fileId }, 'engine failed on a row'),
+      const { memory } = deps;
+      const pass = await verifyBatch(deps.engine, this.scope(batch.fileId), batch, {
+        onEngineError: (err) => deps.log.error({ err, fileId: batch.fileId }, 'engine failed on a row'),
         onRowDone,
-      );
+        signal: stop.signal,
+        policy: deps.deferral,
+        recall: (emails) => memory?.recall(emails, batch.mode, MEMORY_MS) ?? Promise.resolve(new Map()),
+      });
+      if (stop.signal.aborted) return;
       if (this.poller.stopped && this.released.has(`${batch.fileId}:${batch.firstRow}`)) return;
+      if (pass.kind === 'deferred') {
+        const deferred = await deps.batches.defer({
+          fileId: batch.fileId,
+          firstRow: batch.firstRow,
+          owner: deps.owner,
+          partial: pass.partial,
+          delayMs: pass.delayMs,
+        });
+        if (!deferred) deps.log.warn(where, 'batch taken over by another worker: result dropped');
+        else deps.log.info({ ...where, delayMs: pass.delayMs }, 'batch deferred: rows to try again later');
+        return;
+      }
       const committed = await deps.batches.commit({
         fileId: batch.fileId,
         firstRow: batch.firstRow,
         owner: deps.owner,
-        output: result.output,
-        counts: result.counts,
+        output: pass.output,
+        counts: pass.counts,
       });
       if (!committed) deps.log.warn(where, 'batch taken over by another worker: result dropped');
     } catch (err) {

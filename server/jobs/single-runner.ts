@@ -1,9 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { untestedChecks } from '@verimark/contract';
+import { normalizeEmail } from '@verimark/contract/address';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Engine, VerificationResult } from '../engine/types';
-import type { TaskRow, TaskStore } from '../store/store';
+import type { AddressMemory, TaskRow, TaskStore } from '../store/store';
+import { type DeferralPolicy, retryClass } from './deferral';
 import { Poller } from './poller';
+import { MEMORY_MS } from './revisits';
 
 /** What a task gets when the engine itself fails: unknown, and so refunded. */
 export function engineFailure(email: string): VerificationResult {
@@ -43,6 +46,8 @@ export class SingleRunner {
     private readonly concurrency: number,
     pollMs: number,
     private readonly leaseMs: number,
+    /** Greylisted addresses remembered and verified again later (./revisits.ts). */
+    private readonly revisits?: { memory: AddressMemory; policy: DeferralPolicy },
   ) {
     this.poller = new Poller(pollMs, () => this.fill(), log);
     // Renews the leases of the running tasks; a dead worker's expire and another takes them.
@@ -92,7 +97,7 @@ export class SingleRunner {
       result = engineFailure(task.email);
     } else {
       try {
-        result = await this.engine.verify(task.email, task.mode, this.engine.newScope());
+        result = await this.verify(task);
       } catch (err) {
         this.log.error({ err, taskId: task.id }, 'engine failed on a single task');
         result = engineFailure(task.email);
@@ -104,6 +109,25 @@ export class SingleRunner {
       // Only when the database closed under a stopping service: the task stays pending.
       this.log.warn({ err, taskId: task.id }, 'could not store a single result');
     }
+  }
+
+  /**
+   * A verdict a revisit found for this address within the hour (./revisits.ts), or a fresh
+   * verification; one that meets greylisting is remembered, to be verified again after the window.
+   */
+  private async verify(task: TaskRow): Promise<VerificationResult> {
+    const { email, mode } = task;
+    const memory = this.revisits?.memory;
+    const normal = normalizeEmail(email);
+    const known = memory ? (await memory.recall([normal], mode, MEMORY_MS)).get(normal) : undefined;
+    if (known) return known;
+    const result = await this.engine.verify(email, mode, this.engine.newScope(), { urgent: true });
+    if (this.revisits && retryClass(result) === 'greylist') {
+      await this.revisits.memory
+        .remember(result.email, mode, this.revisits.policy.greylistWindowMs)
+        .catch((err: unknown) => this.log.warn({ err }, 'could not remember a greylisted address'));
+    }
+    return result;
   }
 
   /** Stops taking work; tasks not completed within `graceMs` are given back for another worker. */

@@ -205,6 +205,23 @@ export interface ClaimedBatch {
   mode: Mode;
   emailIndex: number;
   headerLength: number;
+  /**
+   * What earlier passes over a deferred batch decided, row by row (server/jobs/deferral.ts): the
+   * JSON the worker stored with defer(), or null for a batch claimed for the first time.
+   */
+  partial: string | null;
+}
+
+/** A batch verified in part: some rows wait to be tried again (greylisting, a connection limit). */
+export interface BatchDeferred {
+  fileId: string;
+  firstRow: number;
+  /** The lease holder deferring it. */
+  owner: string;
+  /** The rows' results so far and what is still to try (JSON, server/jobs/deferral.ts). */
+  partial: string;
+  /** Not claimed again before this many milliseconds from now. */
+  delayMs: number;
 }
 
 /** A verified batch, committed by the worker that leased it. */
@@ -231,10 +248,42 @@ export interface BatchQueue {
    */
   commit(done: BatchDone): Promise<boolean>;
   /**
+   * If `owner` still holds the batch: stores its partial results, gives up the lease and keeps
+   * the batch from being claimed for `delayMs` (the deferred queue; it survives restarts). The
+   * claim does not count as an attempt. False when the lease was lost: nothing is written.
+   */
+  defer(deferred: BatchDeferred): Promise<boolean>;
+  /**
    * Gives a batch back at once (a stopping worker), for another worker to take. The claim it
    * gives back does not count as an attempt: graceful restarts never fail a file.
    */
   release(fileId: string, firstRow: number, owner: string): Promise<void>;
+}
+
+/** An address the service will verify again, on its own, once a greylisting window has passed. */
+export interface Revisit {
+  email: string;
+  mode: Mode;
+  /** Times it was tried again already. */
+  tries: number;
+}
+
+/**
+ * What the service learned about addresses it could not decide at once (server/jobs/revisits.ts):
+ * a single check that met greylisting is remembered and tried again after the window, and the
+ * verdict found then answers the next check of the address, single or bulk.
+ */
+export interface AddressMemory {
+  /** Remembers to verify the address again in `dueInMs` (kept as is when already remembered). */
+  remember(email: string, mode: Mode, dueInMs: number): Promise<void>;
+  /** Leases up to `limit` due revisits to `owner`. */
+  claimDue(owner: string, leaseMs: number, limit: number): Promise<Revisit[]>;
+  /** Stores a revisit's verdict (decided), or puts it off again by `retryInMs`, or forgets it (null, null). */
+  settle(revisit: Revisit, result: VerificationResult | null, retryInMs: number | null): Promise<void>;
+  /** Verdicts found by revisits of these addresses in this mode within the last `maxAgeMs`. */
+  recall(emails: readonly string[], mode: Mode, maxAgeMs: number): Promise<Map<string, VerificationResult>>;
+  /** Forgets verdicts older than `maxAgeMs` and revisits whose address is no longer wanted. */
+  sweep(maxAgeMs: number): Promise<number>;
 }
 
 export interface Store {
@@ -243,6 +292,7 @@ export interface Store {
   readonly tasks: TaskStore;
   readonly files: FileStore;
   readonly batches: BatchQueue;
+  readonly memory: AddressMemory;
   /**
    * Per-MX-host slots shared by every process on this database (Postgres: advisory locks;
    * SQLite: a slot table), or null for the engine's in-process limit alone.

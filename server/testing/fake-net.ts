@@ -45,6 +45,7 @@ export interface FakeNet {
 /** Short test timeouts; generous enough for a loaded 2-core machine. */
 const FAKE_NET_TIMEOUT_MS = 500;
 const FAKE_NET_GREYLIST_RETRY_MS = 200;
+const FAKE_NET_DEFER_MS = 300;
 
 export async function startFakeNet(options: FakeNetOptions = {}): Promise<FakeNet> {
   const dns = await startFakeDns();
@@ -95,6 +96,9 @@ export function fakeNetEnv(net: FakeNet): Record<string, string> {
     ALLOW_PRIVATE_MX: '1',
     SMTP_TIMEOUT_MS: String(FAKE_NET_TIMEOUT_MS),
     GREYLIST_RETRY_MS: String(FAKE_NET_GREYLIST_RETRY_MS),
+    // Deferred bulk rows come back within a second (server/jobs/deferral.ts).
+    GREYLIST_WINDOW_MS: String(FAKE_NET_DEFER_MS),
+    RETRY_BACKOFF_MS: String(FAKE_NET_DEFER_MS),
     SMTP_HELO: 'verimark.test',
     SMTP_FROM: 'probe@verimark.test',
   };

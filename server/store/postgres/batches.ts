@@ -1,4 +1,4 @@
-import type { BatchDone, BatchQueue, ClaimedBatch, FileRow } from '../store';
+import type { BatchDeferred, BatchDone, BatchQueue, ClaimedBatch, FileRow } from '../store';
 import { nowIso } from '../store';
 import { giveCredits } from './keys';
 import { inTransaction, leaseSql, type Pool } from './pool';
@@ -18,16 +18,18 @@ export class PgBatchQueue implements BatchQueue {
         file_id: string;
         first_row: number;
         input: string;
+        partial: string | null;
         attempts: number;
       }>(
         `WITH next AS (
            SELECT file_id, first_row FROM file_batches
             WHERE state = 'open' AND (lease_until IS NULL OR lease_until < now())
+              AND (not_before IS NULL OR not_before <= now())
               AND file_seq NOT IN (SELECT seq FROM bulk_files WHERE state = 'receiving')
             ORDER BY file_seq, first_row LIMIT 1 FOR UPDATE SKIP LOCKED)
          UPDATE file_batches b SET lease_owner = $1, lease_until = ${leaseSql(2)}, attempts = b.attempts + 1
            FROM next WHERE b.file_id = next.file_id AND b.first_row = next.first_row
-         RETURNING b.file_id, b.first_row, b.input, b.attempts`,
+         RETURNING b.file_id, b.first_row, b.input, b.partial, b.attempts`,
         [owner, leaseMs],
       );
       const batch = rows[0];
@@ -48,6 +50,7 @@ export class PgBatchQueue implements BatchQueue {
         mode: f.mode,
         emailIndex: f.email_index,
         headerLength: f.header_length,
+        partial: batch.partial,
       };
     });
   }
@@ -64,7 +67,7 @@ export class PgBatchQueue implements BatchQueue {
   commit({ fileId, firstRow, owner, output, counts }: BatchDone): Promise<boolean> {
     return inTransaction(this.pool, async (client) => {
       const done = await client.query(
-        `UPDATE file_batches SET state = 'done', output = $4, input = '[]', lease_until = NULL
+        `UPDATE file_batches SET state = 'done', output = $4, input = '[]', partial = NULL, lease_until = NULL
            WHERE file_id = $1 AND first_row = $2 AND lease_owner = $3 AND state = 'open'`,
         [fileId, firstRow, owner, output],
       );
@@ -88,6 +91,16 @@ export class PgBatchQueue implements BatchQueue {
       }
       return true;
     });
+  }
+
+  async defer({ fileId, firstRow, owner, partial, delayMs }: BatchDeferred): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE file_batches SET partial = $1, not_before = now() + $2 * interval '1 millisecond',
+           lease_owner = NULL, lease_until = NULL, attempts = 0
+         WHERE file_id = $3 AND first_row = $4 AND lease_owner = $5 AND state = 'open'`,
+      [partial, delayMs, fileId, firstRow, owner],
+    );
+    return result.rowCount === 1;
   }
 
   async release(fileId: string, firstRow: number, owner: string): Promise<void> {

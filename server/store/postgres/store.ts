@@ -4,6 +4,7 @@ import { PgBatchQueue } from './batches';
 import { PgFileStore } from './files';
 import { AdvisoryHostSlots } from './host-slots';
 import { PgKeyStore } from './keys';
+import { PgAddressMemory } from './memory';
 import { type ConnectOptions, createPool, migrate, waitForDatabase } from './pool';
 import { PgTaskStore } from './tasks';
 
@@ -28,6 +29,7 @@ export async function openPostgresStore(
     tasks: new PgTaskStore(pool),
     files: new PgFileStore(pool),
     batches: new PgBatchQueue(pool),
+    memory: new PgAddressMemory(pool),
     hostSlots,
     async queueDepth() {
       const { rows } = await pool.query<{ kind: string; state: string; n: number }>(

@@ -1,4 +1,4 @@
-import type { BatchDone, BatchQueue, ClaimedBatch, FileRow } from '../store';
+import type { BatchDeferred, BatchDone, BatchQueue, ClaimedBatch, FileRow } from '../store';
 import { nowIso } from '../store';
 import type { Db } from './db';
 import { prepared } from './db';
@@ -8,6 +8,7 @@ interface BatchJoin {
   file_id: string;
   first_row: number;
   input: string;
+  partial: string | null;
   attempts: number;
   mode: FileRow['mode'];
   email_index: number;
@@ -29,13 +30,14 @@ export class SqliteBatchQueue implements BatchQueue {
         const now = Date.now();
         const row = prepared(
           this.db,
-          `SELECT b.file_id, b.first_row, b.input, b.attempts, f.mode, f.email_index, f.header_length
+          `SELECT b.file_id, b.first_row, b.input, b.partial, b.attempts, f.mode, f.email_index, f.header_length
              FROM file_batches b JOIN bulk_files f ON f.id = b.file_id
             WHERE b.state = 'open'
               AND b.file_seq NOT IN (SELECT seq FROM bulk_files WHERE state = 'receiving')
-              AND (b.lease_until IS NULL OR b.lease_until < ?)
+              AND (b.lease_until IS NULL OR b.lease_until < @now)
+              AND (b.not_before IS NULL OR b.not_before <= @now)
             ORDER BY b.file_seq, b.first_row LIMIT 1`,
-        ).get(now) as BatchJoin | undefined;
+        ).get({ now }) as BatchJoin | undefined;
         if (!row) return null;
         prepared(
           this.db,
@@ -54,6 +56,7 @@ export class SqliteBatchQueue implements BatchQueue {
           mode: row.mode,
           emailIndex: row.email_index,
           headerLength: row.header_length,
+          partial: row.partial,
         };
       })
       .immediate();
@@ -73,7 +76,7 @@ export class SqliteBatchQueue implements BatchQueue {
       .transaction((): boolean => {
         const done = prepared(
           this.db,
-          `UPDATE file_batches SET state = 'done', output = ?, input = '[]', lease_until = NULL
+          `UPDATE file_batches SET state = 'done', output = ?, input = '[]', partial = NULL, lease_until = NULL
              WHERE file_id = ? AND first_row = ? AND lease_owner = ? AND state = 'open'`,
         ).run(output, fileId, firstRow, owner);
         if (done.changes !== 1) return false;
@@ -97,6 +100,16 @@ export class SqliteBatchQueue implements BatchQueue {
         return true;
       })
       .immediate();
+  }
+
+  async defer({ fileId, firstRow, owner, partial, delayMs }: BatchDeferred): Promise<boolean> {
+    const result = prepared(
+      this.db,
+      `UPDATE file_batches SET partial = ?, not_before = ?, lease_owner = NULL, lease_until = NULL,
+           attempts = 0
+         WHERE file_id = ? AND first_row = ? AND lease_owner = ? AND state = 'open'`,
+    ).run(partial, Date.now() + delayMs, fileId, firstRow, owner);
+    return result.changes === 1;
   }
 
   async release(fileId: string, firstRow: number, owner: string): Promise<void> {

@@ -109,4 +109,26 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE single_tasks ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
   `,
+  // 6: the deferred queue: a batch some of whose rows wait to be tried again (greylisting, a
+  // connection limit) keeps what was decided (partial) and is not claimed before not_before.
+  `
+  ALTER TABLE file_batches ADD COLUMN partial TEXT;
+  ALTER TABLE file_batches ADD COLUMN not_before INTEGER;
+  `,
+  // 7: address memory: addresses met with greylisting, verified again after the window, and the
+  // verdict found then (server/jobs/revisits.ts).
+  `
+  CREATE TABLE address_memory (
+    email       TEXT NOT NULL,
+    mode        TEXT NOT NULL,
+    due_at      INTEGER,
+    tries       INTEGER NOT NULL DEFAULT 0,
+    lease_owner TEXT,
+    lease_until INTEGER,
+    result      TEXT,
+    decided_at  INTEGER,
+    PRIMARY KEY (email, mode)
+  );
+  CREATE INDEX address_memory_due ON address_memory(due_at) WHERE due_at IS NOT NULL;
+  `,
 ];

@@ -5,6 +5,7 @@ import { openDatabase } from './db';
 import { SqliteFileStore } from './files';
 import { SqliteHostSlots } from './host-slots';
 import { SqliteKeyStore } from './keys';
+import { SqliteAddressMemory } from './memory';
 import { queueDepth } from './queue-depth';
 import { SqliteTaskStore } from './tasks';
 
@@ -18,6 +19,7 @@ export function openSqliteStore(dataDir: string, perHostConcurrency: number): St
     tasks: new SqliteTaskStore(db),
     files: new SqliteFileStore(db),
     batches: new SqliteBatchQueue(db),
+    memory: new SqliteAddressMemory(db),
     hostSlots,
     queueDepth: async () => queueDepth(db),
     ping: async () => {
