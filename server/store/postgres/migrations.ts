@@ -42,4 +42,12 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE single_tasks ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
   `,
+  // 4: batches handed out in turns between keys (server/store/postgres/batches.ts): when a file
+  // was last served (database clock), the files with work and the batches leased now, each found
+  // without reading the open batches.
+  `
+  ALTER TABLE bulk_files ADD COLUMN served_at TIMESTAMPTZ;
+  CREATE INDEX bulk_files_open ON bulk_files(state) WHERE state IN ('pending', 'processing');
+  ${sql.FAIR_CLAIM_INDEX}
+  `,
 ];

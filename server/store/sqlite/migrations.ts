@@ -109,4 +109,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE single_tasks ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
   `,
+  // 6: batches handed out in turns between keys (server/store/sqlite/batches.ts): when a file
+  // was last served, and the batches leased now found without reading the open ones.
+  `
+  ALTER TABLE bulk_files ADD COLUMN served_at INTEGER;
+  ${sql.FAIR_CLAIM_INDEX}
+  `,
 ];
