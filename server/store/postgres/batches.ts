@@ -62,7 +62,7 @@ export class PgBatchQueue implements BatchQueue {
       }
       if (!batch) return null;
       const file = await client.query<Pick<FileRow, 'mode' | 'email_index' | 'header_length'>>(
-        `UPDATE bulk_files SET served_at = now(), state = CASE WHEN state = 'pending' THEN 'processing' ELSE state END,
+        `UPDATE bulk_files SET served_at = clock_timestamp(), state = CASE WHEN state = 'pending' THEN 'processing' ELSE state END,
              updated_at = CASE WHEN state = 'pending' THEN $2 ELSE updated_at END
            WHERE id = $1 RETURNING mode, email_index, header_length`,
         [batch.file_id, nowIso()],

@@ -79,7 +79,9 @@ export class SqliteBatchQueue implements BatchQueue {
         ).run(owner, now + leaseMs, row.file_id, row.first_row);
         prepared(
           this.db,
-          `UPDATE bulk_files SET served_at = ?,
+          // Later than every file with work was served (two claims may share a millisecond).
+          `UPDATE bulk_files SET served_at = MAX(?, 1 + COALESCE((SELECT MAX(served_at) FROM bulk_files
+                 WHERE state IN ('pending', 'processing')), 0)),
                state = CASE WHEN state = 'pending' THEN 'processing' ELSE state END,
                updated_at = CASE WHEN state = 'pending' THEN ? ELSE updated_at END
              WHERE id = ?`,
