@@ -23,7 +23,8 @@ const FILES_IN_TURN = `
 
 /**
  * Leases a file's first open batch nobody holds a live lease on; a batch another process is
- * claiming at this moment is skipped (SKIP LOCKED), not waited for.
+ * claiming at this moment is skipped (SKIP LOCKED), not waited for. A further condition for a
+ * batch to be ready (e.g. not before a time) joins the inner WHERE.
  */
 const LEASE_NEXT_BATCH = `
   WITH next AS (

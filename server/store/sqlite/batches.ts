@@ -32,7 +32,10 @@ const FILES_IN_TURN = `
    WHERE @maxLeased < 0 OR t.leased <= @maxLeased
    ORDER BY t.leased, t.served NULLS FIRST, t.oldest, w.seq`;
 
-/** A file's first open batch nobody holds a live lease on, with what the worker needs of the file. */
+/**
+ * A file's first open batch nobody holds a live lease on, with what the worker needs of the file.
+ * A further condition for a batch to be ready (e.g. not before a time, `@now`) joins this WHERE.
+ */
 const NEXT_BATCH = `
   SELECT b.file_id, b.first_row, b.input, b.attempts, f.mode, f.email_index, f.header_length
     FROM file_batches b JOIN bulk_files f ON f.seq = b.file_seq
