@@ -31,14 +31,17 @@ interface BatchWorkerDeps {
 }
 
 /**
- * Claims batches of any process's files from the store, oldest first, a few at a time; renews
+ * Claims batches of any process's files from the store, keys in turn (../store/store.ts,
+ * BatchQueue.claim), a few at a time; renews
  * each claim while verifying it and commits its results in one transaction. All state is in
  * the database: a worker that dies loses its claims when their leases expire.
  *
  * The worker keeps `concurrency` batches' worth of rows in hand: it claims the next batch as
  * soon as the rows not yet verified fall below that, not when a batch has drained, so the
  * engine always has rows of many hosts waiting and no slot idles while a batch's last rows
- * finish and commit.
+ * finish and commit. With its hands full it still takes the first batch of a key that no
+ * worker serves (up to `concurrency` batches beyond its hands), so a newcomer's file is not
+ * queued behind batches of slow hosts that take minutes.
  */
 export class BatchWorker {
   private readonly running = new Map<
@@ -67,8 +70,13 @@ export class BatchWorker {
 
   private async fill(): Promise<void> {
     const { concurrency, batchRows } = this.deps;
-    while (!this.poller.stopped && this.wantsMore(concurrency, batchRows)) {
-      const batch = await this.deps.batches.claim(this.deps.owner, this.deps.leaseMs);
+    for (;;) {
+      if (this.poller.stopped) return;
+      // Hands full: still a batch of a key nobody serves (its first), up to `concurrency` more,
+      // so a newcomer's file starts now, not when the batches in hand have drained.
+      const full = !this.wantsMore(concurrency, batchRows);
+      if (full && this.running.size >= 3 * concurrency) return;
+      const batch = await this.deps.batches.claim(this.deps.owner, this.deps.leaseMs, full ? 0 : undefined);
       if (!batch) return;
       const key = `${batch.fileId}:${batch.firstRow}`;
       let left = batch.rows.length;

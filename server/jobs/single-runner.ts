@@ -28,8 +28,10 @@ export function engineFailure(email: string): VerificationResult {
 export const MAX_TASK_ATTEMPTS = 3;
 
 /**
- * Verifies queued single tasks with bounded concurrency, shared fairly between keys: one key
- * holds at most half of the slots, so another key's task always finds one. Tasks live in the database and are
+ * Verifies queued single tasks with bounded concurrency, shared fairly between keys: a freed
+ * slot goes to the key holding the fewest live leases (all workers), one key holds at most half
+ * of the slots, and the last quarter is kept for keys holding fewer than a quarter, so another
+ * key's task always finds one. Tasks live in the database and are
  * claimed with a lease, so any worker process takes them, and the ones of a stopped or dead
  * worker are taken again.
  */
@@ -73,14 +75,40 @@ export class SingleRunner {
     return Math.max(1, Math.ceil(this.concurrency / 2));
   }
 
+  /**
+   * The last slots, kept for keys holding fewer than this many of this runner's tasks: however
+   * long the busy keys' checks take (a slow server, or a host queue full of their bulk rows), a
+   * newcomer's first checks start at once instead of waiting for one of theirs to end.
+   */
+  private get reserve(): number {
+    return this.concurrency >= 4 ? Math.ceil(this.concurrency / 4) : 0;
+  }
+
   get active(): number {
     return this.running.size;
   }
 
+  /**
+   * Claims for the free slots: first those outside the reserve, for any key (up to its share);
+   * then the reserve, for keys holding fewer than `reserve` tasks here. The store hands each
+   * slot to the key holding the fewest live leases of all workers.
+   */
   private async fill(): Promise<void> {
+    if (this.poller.stopped) return;
+    const open = this.concurrency - this.reserve - this.running.size;
+    if (open > 0) {
+      const claimed = await this.tasks.claim(this.owner, this.leaseMs, open, this.perKey);
+      this.start(claimed);
+      // Fewer than asked: no key had a task it may take, the reserve's keys included.
+      if (claimed.length < open) return;
+    }
     const free = this.concurrency - this.running.size;
-    if (this.poller.stopped || free <= 0) return;
-    for (const task of await this.tasks.claim(this.owner, this.leaseMs, free, this.perKey)) {
+    if (this.poller.stopped || free <= 0 || this.reserve === 0) return;
+    this.start(await this.tasks.claim(this.owner, this.leaseMs, free, this.reserve));
+  }
+
+  private start(tasks: TaskRow[]): void {
+    for (const task of tasks) {
       if (this.running.has(task.id)) continue;
       const run = this.run(task).finally(() => {
         this.running.delete(task.id);

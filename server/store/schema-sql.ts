@@ -74,6 +74,13 @@ export function fileBatchesTable(leaseUntil: string): string {
   CREATE INDEX file_batches_open ON file_batches(file_seq, first_row) WHERE state = 'open';`;
 }
 
+/**
+ * The batches leased now, by the end of their lease (a claim counts each key's live leases by a
+ * range on it), with the file each belongs to, so the count reads the index alone.
+ */
+export const FAIR_CLAIM_INDEX =
+  "CREATE INDEX file_batches_leased ON file_batches(lease_until, file_seq) WHERE state = 'open';";
+
 export const SETTINGS_TABLE = 'CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);';
 
 /**

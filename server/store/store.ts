@@ -61,8 +61,9 @@ export interface TaskStore {
   get(keyId: string, id: string): Promise<TaskRow | null>;
   /**
    * Claims up to `limit` pending tasks nobody holds a live lease on, counting an attempt on each.
-   * Fair between keys: each key's oldest first, keys taken in turn, and no key gets more than
-   * `perKey` tasks held by `owner` at once (so one key's backlog never queues another key's task).
+   * Fair between keys: each next task goes to the key holding the fewest live leases (every
+   * worker's, the tasks of this claim included), ties to the key whose oldest task is oldest;
+   * each key's oldest first; and no key gets more than `perKey` tasks held by `owner` at once.
    */
   claim(owner: string, leaseMs: number, limit: number, perKey: number): Promise<TaskRow[]>;
   /** Stores the result and refunds an `unknown` verdict's credit, once (a second call is a no-op). */
@@ -237,8 +238,14 @@ export interface BatchDone {
 
 /** The work queue of bulk files: batches claimed with an expiring, renewable lease. */
 export interface BatchQueue {
-  /** The oldest open batch nobody holds a live lease on, leased to `owner`; null when none. */
-  claim(owner: string, leaseMs: number): Promise<ClaimedBatch | null>;
+  /**
+   * The next open batch nobody holds a live lease on, leased to `owner`; null when none. Keys in
+   * turn: the key holding the fewest live leases (all workers), ties to the key served longest
+   * ago, then its oldest file's next batch (docs/design.md §4, "Fair between keys").
+   * `maxKeyLeases` (default no limit): only a key holding at most that many live leases — 0 for
+   * a key nobody serves, which a worker whose hands are full still takes.
+   */
+  claim(owner: string, leaseMs: number, maxKeyLeases?: number): Promise<ClaimedBatch | null>;
   /** Extends a lease still held; false when it was lost (expired and taken by another worker). */
   renew(fileId: string, firstRow: number, owner: string, leaseMs: number): Promise<boolean>;
   /**

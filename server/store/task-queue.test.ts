@@ -1,6 +1,7 @@
 /**
- * The single-task queue of both stores: claims fair between keys (each key's oldest first, keys
- * in turn, a cap per key and owner) and attempts counted per claim, given back on release.
+ * The single-task queue of both stores: claims fair between keys (the key holding the fewest
+ * live leases of every worker first, each key's oldest first, a cap per key and owner) and
+ * attempts counted per claim, given back on release.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,6 +83,27 @@ describe.each(TEST_STORES)('single-task queue on %s', (kind) => {
     expect((await store.tasks.claim('w1', 60_000, 4, 2)).map((t) => t.id)).toEqual([a[2]]);
     // Another owner (process) has a share of its own.
     expect((await store.tasks.claim('w2', 60_000, 1, 2)).map((t) => t.id)).toEqual([a[3]]);
+  });
+
+  it('gives a freed slot to the key holding the fewest live leases of every worker, not the oldest task', async () => {
+    const store = await open(kind);
+    const a = await queue(store, 'a', 6);
+    // Another process holds three of A's tasks.
+    expect((await store.tasks.claim('w1', 60_000, 3, 8)).map((t) => t.id)).toEqual(a.slice(0, 3));
+    const b = await queue(store, 'b', 2);
+    const c = await queue(store, 'c', 1);
+    // B and C hold nothing: they come first, though A's tasks are older; B's oldest task first.
+    expect((await store.tasks.claim('w2', 60_000, 1, 8)).map((t) => t.id)).toEqual([b[0]]);
+    // (Postgres returns the claimed rows in no set order.)
+    expect((await store.tasks.claim('w2', 60_000, 3, 8)).map((t) => t.id).sort()).toEqual(
+      [c[0], b[1], a[3]].sort(),
+    );
+    // An expired lease is not held: the dead worker's key is served again in its turn.
+    expect((await store.tasks.claim('w3', 1, 1, 8)).map((t) => t.id)).toEqual([a[4]]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await store.tasks.claim('w2', 60_000, 2, 8)).map((t) => t.id).sort()).toEqual(
+      [a[4], a[5]].sort(),
+    );
   });
 
   it('counts an attempt per claim, and gives it back when a stopping worker releases the task', async () => {

@@ -42,13 +42,21 @@ export const PG_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE single_tasks ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
   `,
-  // 4: the deferred queue: a batch some of whose rows wait to be tried again (greylisting, a
+  // 4: batches handed out in turns between keys (server/store/postgres/batches.ts): when a file
+  // was last served (database clock), the files with work and the batches leased now, each found
+  // without reading the open batches.
+  `
+  ALTER TABLE bulk_files ADD COLUMN served_at TIMESTAMPTZ;
+  CREATE INDEX bulk_files_open ON bulk_files(state) WHERE state IN ('pending', 'processing');
+  ${sql.FAIR_CLAIM_INDEX}
+  `,
+  // 5: the deferred queue: a batch some of whose rows wait to be tried again (greylisting, a
   // connection limit) keeps what was decided (partial) and is not claimed before not_before.
   `
   ALTER TABLE file_batches ADD COLUMN partial TEXT;
   ALTER TABLE file_batches ADD COLUMN not_before TIMESTAMPTZ;
   `,
-  // 5: address memory: addresses met with greylisting, verified again after the window, and the
+  // 6: address memory: addresses met with greylisting, verified again after the window, and the
   // verdict found then (server/jobs/revisits.ts).
   `
   CREATE TABLE address_memory (

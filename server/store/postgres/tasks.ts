@@ -36,22 +36,25 @@ export class PgTaskStore implements TaskStore {
 
   async claim(owner: string, leaseMs: number, limit: number, perKey: number): Promise<TaskRow[]> {
     if (limit <= 0) return [];
-    // As the SQLite store: each key's oldest first, keys in turn, at most perKey held by owner.
-    // The chosen rows are locked SKIP LOCKED: another process claiming at once takes others.
+    // As the SQLite store: the next task to the key holding the fewest live leases (every
+    // worker's, this claim's included), ties to the key with the oldest task; each key's oldest
+    // first; at most perKey held by owner. The chosen rows are locked SKIP LOCKED: another
+    // process claiming at once takes others.
     const { rows } = await this.pool.query<TaskRow>(
-      `WITH held AS (
-         SELECT key_id, count(*) AS n FROM single_tasks
-          WHERE state = 'pending' AND lease_owner = $1 AND lease_until >= now()
+      `WITH live AS (
+         SELECT key_id, count(*) AS n, count(*) FILTER (WHERE lease_owner = $1) AS mine FROM single_tasks
+          WHERE state = 'pending' AND lease_until >= now()
           GROUP BY key_id),
        open AS (
-         SELECT id, key_id, created_at,
-                row_number() OVER (PARTITION BY key_id ORDER BY created_at, id) AS turn
+         SELECT id, key_id,
+                row_number() OVER (PARTITION BY key_id ORDER BY created_at, id) AS turn,
+                min(created_at) OVER (PARTITION BY key_id) AS oldest
            FROM single_tasks
           WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < now())),
        chosen AS (
-         SELECT open.id FROM open LEFT JOIN held ON held.key_id = open.key_id
-          WHERE open.turn + COALESCE(held.n, 0) <= $4
-          ORDER BY open.turn, open.created_at, open.id
+         SELECT open.id FROM open LEFT JOIN live ON live.key_id = open.key_id
+          WHERE open.turn + COALESCE(live.mine, 0) <= $4
+          ORDER BY open.turn + COALESCE(live.n, 0), open.oldest, open.key_id, open.turn
           LIMIT $3),
        next AS (
          SELECT t.id FROM single_tasks t JOIN chosen ON chosen.id = t.id

@@ -15,29 +15,67 @@ interface BatchJoin {
   header_length: number;
 }
 
+/**
+ * The files with work, in the order their keys get the next batch: fewest live leases, then
+ * served longest ago (never first), then oldest file; each key's files in order. `@maxLeased`
+ * -1: every key.
+ */
+const FILES_IN_TURN = `
+  WITH work AS (
+    SELECT seq, key_id, served_at FROM bulk_files WHERE state IN ('pending', 'processing')),
+  live AS (
+    SELECT file_seq, COUNT(*) AS n FROM file_batches INDEXED BY file_batches_leased
+     WHERE state = 'open' AND lease_until >= @now GROUP BY file_seq),
+  turns AS (
+    SELECT w.key_id, COALESCE(SUM(l.n), 0) AS leased, MAX(w.served_at) AS served, MIN(w.seq) AS oldest
+      FROM work w LEFT JOIN live l ON l.file_seq = w.seq GROUP BY w.key_id)
+  SELECT w.seq FROM work w JOIN turns t ON t.key_id = w.key_id
+   WHERE @maxLeased < 0 OR t.leased <= @maxLeased
+   ORDER BY t.leased, t.served NULLS FIRST, t.oldest, w.seq`;
+
+/**
+ * A file's first open batch nobody holds a live lease on, with what the worker needs of the file.
+ * A deferred batch (server/jobs/deferral.ts) is ready once its `not_before` has passed.
+ */
+const NEXT_BATCH = `
+  SELECT b.file_id, b.first_row, b.input, b.partial, b.attempts, f.mode, f.email_index, f.header_length
+    FROM file_batches b JOIN bulk_files f ON f.seq = b.file_seq
+   WHERE b.file_seq = @seq AND b.state = 'open'
+     AND (b.lease_until IS NULL OR b.lease_until < @now)
+     AND (b.not_before IS NULL OR b.not_before <= @now)
+   ORDER BY b.first_row LIMIT 1`;
+
 /** The batch queue on SQLite: `BEGIN IMMEDIATE` serialises claims, also across processes. */
 export class SqliteBatchQueue implements BatchQueue {
   constructor(private readonly db: Db) {}
 
   /**
-   * A file still `receiving` (its upload not accepted yet) is passed over by its seq, which the
-   * index holds: its batches ahead in the index cost no row reads (a join on the file's state
-   * read every one of them, slow behind a 25 MB upload).
+   * Batches in turns between keys (docs/design.md §4, "Fair between keys"): the key holding the
+   * fewest live leases (every process's), ties to the key served longest ago, then to the key
+   * with the oldest file; then that key's files in order, each file's first open batch nobody
+   * holds. Only `pending` and `processing` files take part (a `receiving` one is not accepted
+   * yet). `maxKeyLeases`: only keys holding at most that many live leases (0: keys nobody serves).
+   * Cost: the files with work and the live leases, by their indexes; the open batches are read
+   * only from a chosen file's head.
    */
-  async claim(owner: string, leaseMs: number): Promise<ClaimedBatch | null> {
+  async claim(
+    owner: string,
+    leaseMs: number,
+    maxKeyLeases = Number.POSITIVE_INFINITY,
+  ): Promise<ClaimedBatch | null> {
     return this.db
       .transaction((): ClaimedBatch | null => {
         const now = Date.now();
-        const row = prepared(
-          this.db,
-          `SELECT b.file_id, b.first_row, b.input, b.partial, b.attempts, f.mode, f.email_index, f.header_length
-             FROM file_batches b JOIN bulk_files f ON f.id = b.file_id
-            WHERE b.state = 'open'
-              AND b.file_seq NOT IN (SELECT seq FROM bulk_files WHERE state = 'receiving')
-              AND (b.lease_until IS NULL OR b.lease_until < @now)
-              AND (b.not_before IS NULL OR b.not_before <= @now)
-            ORDER BY b.file_seq, b.first_row LIMIT 1`,
-        ).get({ now }) as BatchJoin | undefined;
+        const files = prepared(this.db, FILES_IN_TURN).all({
+          now,
+          maxLeased: Number.isFinite(maxKeyLeases) ? maxKeyLeases : -1,
+        }) as { seq: number }[];
+        const next = prepared(this.db, NEXT_BATCH);
+        let row: BatchJoin | undefined;
+        for (const { seq } of files) {
+          row = next.get({ seq, now }) as BatchJoin | undefined;
+          if (row) break;
+        }
         if (!row) return null;
         prepared(
           this.db,
@@ -46,8 +84,13 @@ export class SqliteBatchQueue implements BatchQueue {
         ).run(owner, now + leaseMs, row.file_id, row.first_row);
         prepared(
           this.db,
-          "UPDATE bulk_files SET state = 'processing', updated_at = ? WHERE id = ? AND state = 'pending'",
-        ).run(nowIso(), row.file_id);
+          // Later than every file with work was served (two claims may share a millisecond).
+          `UPDATE bulk_files SET served_at = MAX(?, 1 + COALESCE((SELECT MAX(served_at) FROM bulk_files
+                 WHERE state IN ('pending', 'processing')), 0)),
+               state = CASE WHEN state = 'pending' THEN 'processing' ELSE state END,
+               updated_at = CASE WHEN state = 'pending' THEN ? ELSE updated_at END
+             WHERE id = ?`,
+        ).run(now, nowIso(), row.file_id);
         return {
           fileId: row.file_id,
           firstRow: row.first_row,

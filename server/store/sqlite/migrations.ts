@@ -109,13 +109,19 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE single_tasks ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
   `,
-  // 6: the deferred queue: a batch some of whose rows wait to be tried again (greylisting, a
+  // 6: batches handed out in turns between keys (server/store/sqlite/batches.ts): when a file
+  // was last served, and the batches leased now found without reading the open ones.
+  `
+  ALTER TABLE bulk_files ADD COLUMN served_at INTEGER;
+  ${sql.FAIR_CLAIM_INDEX}
+  `,
+  // 7: the deferred queue: a batch some of whose rows wait to be tried again (greylisting, a
   // connection limit) keeps what was decided (partial) and is not claimed before not_before.
   `
   ALTER TABLE file_batches ADD COLUMN partial TEXT;
   ALTER TABLE file_batches ADD COLUMN not_before INTEGER;
   `,
-  // 7: address memory: addresses met with greylisting, verified again after the window, and the
+  // 8: address memory: addresses met with greylisting, verified again after the window, and the
   // verdict found then (server/jobs/revisits.ts).
   `
   CREATE TABLE address_memory (

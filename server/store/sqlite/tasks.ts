@@ -36,22 +36,25 @@ export class SqliteTaskStore implements TaskStore {
     return this.db
       .transaction((): TaskRow[] => {
         const now = Date.now();
-        // Each key's open tasks in order (turn 1 = its oldest); a key already holding tasks of this
-        // owner gets fewer turns; then the first turns of every key, then the second, …
+        // Each key's open tasks in order (turn 1 = its oldest). The next task goes to the key
+        // holding the fewest live leases, every worker's, counting the ones this claim hands out
+        // (so a claim of several takes keys in turn); ties to the key whose oldest task is oldest.
+        // A key already holding perKey tasks of this owner gets none.
         const ids = prepared(
           this.db,
-          `WITH held AS (
-             SELECT key_id, COUNT(*) AS n FROM single_tasks
-              WHERE state = 'pending' AND lease_owner = @owner AND lease_until >= @now
+          `WITH live AS (
+             SELECT key_id, COUNT(*) AS n, SUM(lease_owner = @owner) AS mine FROM single_tasks
+              WHERE state = 'pending' AND lease_until >= @now
               GROUP BY key_id),
            open AS (
-             SELECT id, key_id, created_at,
-                    ROW_NUMBER() OVER (PARTITION BY key_id ORDER BY created_at, id) AS turn
+             SELECT id, key_id,
+                    ROW_NUMBER() OVER (PARTITION BY key_id ORDER BY created_at, id) AS turn,
+                    MIN(created_at) OVER (PARTITION BY key_id) AS oldest
                FROM single_tasks
               WHERE state = 'pending' AND (lease_until IS NULL OR lease_until < @now))
-           SELECT open.id AS id FROM open LEFT JOIN held ON held.key_id = open.key_id
-            WHERE open.turn + COALESCE(held.n, 0) <= @perKey
-            ORDER BY open.turn, open.created_at, open.id
+           SELECT open.id AS id FROM open LEFT JOIN live ON live.key_id = open.key_id
+            WHERE open.turn + COALESCE(live.mine, 0) <= @perKey
+            ORDER BY open.turn + COALESCE(live.n, 0), open.oldest, open.key_id, open.turn
             LIMIT @limit`,
         ).all({ owner, now, perKey, limit }) as { id: string }[];
         const lease = prepared(
