@@ -231,6 +231,17 @@ const YAHOO_MX = ['mta5', 'mta6', 'mta7'].map((h) => ({ name: `${h}.am0.yahoodns
 const MIMECAST_MX = [1, 2].map((n) => ({ name: `us-smtp-inbound-${n}.mimecast.com`, priority: 10 }));
 const PROOFPOINT_MX = ['a', 'b'].map((x) => ({ name: `mx0${x}-00123456.pphosted.com`, priority: 10 }));
 const one = (name: string) => [{ name, priority: 10 }];
+/** Eight people of a company site. */
+const STAFF = ['alice', 'bob', 'carol', 'dan', 'erin', 'frank', 'grace', 'heidi'];
+/** `ghosts` made-up local parts and the people, interleaved (ghost1, ghost2, alice, ghost3, …). */
+function mixed(staff: string[], ghosts: number): string[] {
+  const out: string[] = [];
+  for (let g = 1, p = 0; g <= ghosts || p < staff.length; ) {
+    for (let k = 0; k < 2 && g <= ghosts; k++) out.push(`ghost${g++}`);
+    if (p < staff.length) out.push(staff[p++] as string);
+  }
+  return out;
+}
 const people = (...locals: string[]): Record<string, MailboxState> =>
   Object.fromEntries(locals.map((l) => [l, 'ok' as const]));
 
@@ -366,22 +377,11 @@ export const SITES: Site[] = [
     provider: 'Proofpoint (directory-harvest guard)',
     behaviour: 'anti-enumeration',
     mx: PROOFPOINT_MX,
-    mailboxes: people('alice', 'bob', 'carol', 'dan', 'erin', 'frank'),
+    mailboxes: people(...STAFF),
     ok: PROOFPOINT_RCPT.ok,
     unknown: PROOFPOINT_RCPT.userUnknown,
-    probes: [
-      'ghost1',
-      'ghost2',
-      'ghost3',
-      'alice',
-      'ghost4',
-      'bob',
-      'ghost5',
-      'carol',
-      'dan',
-      'erin',
-      'frank',
-    ],
+    // More rows than a host has connection slots, two ghosts to each person: connections are shared.
+    probes: mixed(STAFF, 16),
   }),
   site({
     domain: 'postfix-site.test',
@@ -409,10 +409,10 @@ export const SITES: Site[] = [
     provider: 'Postfix (smtpd_hard_error_limit = 3)',
     behaviour: 'error-limit',
     mx: one('mx.strict-postfix.test'),
-    mailboxes: people('alice', 'bob', 'carol'),
+    mailboxes: people(...STAFF.slice(0, 6)),
     ok: POSTFIX_RCPT.ok,
     unknown: POSTFIX_RCPT.userUnknown,
-    probes: ['ghost1', 'ghost2', 'alice', 'ghost3', 'ghost4', 'bob', 'ghost5', 'carol'],
+    probes: mixed(STAFF.slice(0, 6), 12),
   }),
   site({
     domain: 'postscreen-site.test',

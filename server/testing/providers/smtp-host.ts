@@ -128,7 +128,7 @@ export function createHost(spec: HostSpec, shared: Shared): RunningHost {
       timers.add(timer);
     };
     const write = (lines: Lines) => {
-      if (socket.destroyed) return;
+      if (socket.destroyed || socket.writableEnded) return;
       for (const text of lines) log.lines.push({ at: Date.now() - started, from: 'S', text });
       socket.write(lines.map((l) => `${l}\r\n`).join(''));
     };
@@ -242,7 +242,8 @@ export function createHost(spec: HostSpec, shared: Shared): RunningHost {
     const drain = async () => {
       if (busy || !greeted) return;
       busy = true;
-      while (queue.length > 0 && !socket.destroyed) await handle(queue.shift() ?? '');
+      while (queue.length > 0 && !socket.destroyed && !socket.writableEnded)
+        await handle(queue.shift() ?? '');
       busy = false;
     };
     socket.on('data', (chunk) => {

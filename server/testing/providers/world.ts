@@ -69,8 +69,8 @@ export interface ProviderWorld {
   connections(host?: string): ConnectionLog[];
   /** Connections that asked for this recipient. */
   connectionsFor(email: string): ConnectionLog[];
-  /** The transcripts of every connection that asked for `email`, as text (for failure reports). */
-  transcript(email: string): string;
+  /** The transcripts of every connection (of `logs`, default all) that asked for `email`, as text. */
+  transcript(email: string, logs?: ConnectionLog[]): string;
   /** Highest number of connections open at once at a host (name or address). */
   maxOpen(host: string): number;
   dnsLog: DnsQuery[];
@@ -210,14 +210,7 @@ export async function startProviderWorld(options: ProviderWorldOptions = {}): Pr
     greylist,
     connections,
     connectionsFor,
-    transcript: (email) =>
-      connectionsFor(email)
-        .map(
-          (c) =>
-            `# connection ${c.id} to ${c.host} [${c.ip}] +${c.openedAt - (log[0]?.openedAt ?? c.openedAt)} ms\n` +
-            c.lines.map((l) => `${String(l.at).padStart(6)} ${l.from}: ${l.text}`).join('\n'),
-        )
-        .join('\n'),
+    transcript: (email, logs = log) => formatTranscript(logs, email),
     maxOpen: (host) => byIp.get(hostKey(host))?.maxOpen() ?? 0,
     dnsLog: dns.queries,
     tarpitDomain: 'tarpit.test',
@@ -233,6 +226,19 @@ export async function startProviderWorld(options: ProviderWorldOptions = {}): Pr
       await Promise.all([dns.stop(), ...hosts.map((h) => h.close())]);
     },
   };
+}
+
+/** The transcripts of the connections in `logs` that asked for `email`, for failure reports. */
+export function formatTranscript(logs: ConnectionLog[], email: string): string {
+  const start = logs[0]?.openedAt ?? 0;
+  return logs
+    .filter((c) => c.rcpts.includes(email.toLowerCase()))
+    .map(
+      (c) =>
+        `# connection ${c.id} to ${c.host} [${c.ip}] at +${c.openedAt - start} ms\n` +
+        c.lines.map((l) => `${String(l.at).padStart(6)} ${l.from}: ${l.text}`).join('\n'),
+    )
+    .join('\n');
 }
 
 /** SMTP_TIMEOUT_MS for the world: past its slow greetings (1.5 s), short for its tarpits. */
