@@ -83,6 +83,8 @@ export interface Site {
 export interface CatalogueOptions {
   /** Exim's smtp_accept_max_per_host at mx.exim-site.test (default 2). */
   eximConnectionsPerClient: number;
+  /** How long mx.exim-site.test takes to answer RCPT (ms). */
+  eximRcptDelayMs: number;
   /** Postscreen's greet wait at mx.postscreen-site.test (ms). */
   pregreetWaitMs: number;
   /** The Exim connect-ACL delay at mx.slow-banner.test (ms). */
@@ -141,7 +143,7 @@ function hostEntries(o: CatalogueOptions): HostEntry[] {
       (name): HostEntry => ({
         name,
         profile: PROOFPOINT,
-        behaviour: { harvestGuard: { limit: 3, reply: PROOFPOINT_RCPT.harvest, drop: true } },
+        behaviour: { harvestGuard: { limit: 2, reply: PROOFPOINT_RCPT.harvest, drop: true } },
       }),
     ),
     // Postfix: plain; with postgrey; with a low smtpd_hard_error_limit; behind postscreen.
@@ -160,6 +162,8 @@ function hostEntries(o: CatalogueOptions): HostEntry[] {
       behaviour: {
         connectionsPerClient: { limit: o.eximConnectionsPerClient, reply: EXIM_RCPT.tooManyConnections },
         messagesPerConnection: { limit: 4, reply: EXIM_RCPT.tooManyMessages },
+        // Recipient verification takes a while (callouts, DNSBL lookups): connections are held.
+        rcptDelayMs: o.eximRcptDelayMs,
       },
     },
     { name: 'mx.slow-banner.test', profile: EXIM, behaviour: { greetingDelayMs: o.greetingDelayMs } },

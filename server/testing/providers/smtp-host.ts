@@ -132,9 +132,11 @@ export function createHost(spec: HostSpec, shared: Shared): RunningHost {
       for (const text of lines) log.lines.push({ at: Date.now() - started, from: 'S', text });
       socket.write(lines.map((l) => `${l}\r\n`).join(''));
     };
+    // Closing as a server process does (close() after its last reply): the connection is gone
+    // at once, so it no longer counts against the client's connection limit.
     const hangUp = (lines: Lines) => {
       write(lines);
-      socket.end();
+      socket.end(() => socket.destroy());
     };
 
     if (behaviour.silent) {

@@ -13,7 +13,13 @@ import { type ProviderWorld, startProviderWorld } from './world';
 let world: ProviderWorld;
 let resolver: InstanceType<typeof dns.Resolver>;
 beforeAll(async () => {
-  world = await startProviderWorld({ greylistWindowMs: 400, pregreetWaitMs: 300, greetingDelayMs: 300 });
+  world = await startProviderWorld({
+    greylistWindowMs: 400,
+    pregreetWaitMs: 300,
+    greetingDelayMs: 300,
+    eximRcptDelayMs: 0,
+    slowRcptMs: 300,
+  });
   resolver = new dns.Resolver({ timeout: 1000, tries: 1 });
   resolver.setServers([world.dnsServer]);
 });
@@ -111,9 +117,9 @@ describe('behaviours', () => {
     expect(world.maxOpen('mx.exim-site.test')).toBe(3);
   });
 
-  it('Proofpoint’s harvest guard refuses with 5.7.1 and drops after three invalid recipients', async () => {
+  it('Proofpoint’s harvest guard refuses with 5.7.1 and drops after two invalid recipients', async () => {
     const session = await ready('mx0a-00123456.pphosted.com');
-    for (const ghost of ['ghost1', 'ghost2', 'ghost3'])
+    for (const ghost of ['ghost1', 'ghost2'])
       expect((await rcpt(session, `${ghost}@umbrella.test`)).text).toBe('5.1.1 User Unknown');
     const refused = await rcpt(session, 'alice@umbrella.test');
     expect(refused).toMatchObject({ code: 550, enhanced: '5.7.1' });
@@ -172,7 +178,23 @@ describe('behaviours', () => {
     expect(world.connections('mx1.tarpit.test').length).toBeGreaterThan(0);
   });
 
-  it('the slow host answers RCPT only after its delay; the limited wildcard host refuses a third connection', async () => {
+  it('the slow host answers RCPT only after its delay, the fast one at once; both take ok… only', async () => {
+    for (const [host, domain, min] of [
+      ['mx.slow.test', world.slowDomain, 250],
+      ['mx.fast.test', world.fastDomain, 0],
+    ] as const) {
+      const session = await ready(host);
+      const started = Date.now();
+      expect((await rcpt(session, `ok-row-1@${domain}`)).code).toBe(250);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(min);
+      expect((await rcpt(session, `vm-0123@${domain}`)).code).toBe(550);
+      await session.quit();
+    }
+    const tarpit = await resolver.resolveMx(world.tarpitDomain);
+    expect(tarpit.map((r) => r.exchange).sort()).toEqual(['mx1.tarpit.test', 'mx2.tarpit.test']);
+  });
+
+  it('the limited wildcard host refuses a third connection', async () => {
     const limited = world.hostIps.get('limited.evil.test') ?? '';
     const sessions = await Promise.all([1, 2, 3].map(() => openSmtpSession(limited, world.smtpPort, 2000)));
     expect(sessions.map((s) => s.greeting.code).sort()).toEqual([220, 220, 421]);

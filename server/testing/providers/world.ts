@@ -89,6 +89,7 @@ export interface ProviderWorld {
 const DEFAULTS: CatalogueOptions & { greylistWindowMs: number } = {
   greylistWindowMs: 3000,
   eximConnectionsPerClient: 2,
+  eximRcptDelayMs: 400,
   pregreetWaitMs: 1500,
   greetingDelayMs: 1000,
   slowRcptMs: 5000,
