@@ -26,18 +26,16 @@
 import type { SingleResult, Verdict } from '@verimark/contract';
 import pLimit from 'p-limit';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api } from '../testing/api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Api } from '../testing/api';
+import { useProviderWorldService } from '../testing/providers/use-world';
 import {
   type Behaviour,
   type ConnectionLog,
   formatTranscript,
   type ProviderWorld,
-  providerWorldEnv,
-  startProviderWorld,
   type WorldAddress,
 } from '../testing/providers/world';
-import { type RunningService, startService } from '../testing/service';
 
 /** postgrey's window in this world (the common real one is 300 s). */
 const GREYLIST_WINDOW_MS = 4000;
@@ -67,8 +65,8 @@ interface Run {
   ms: number;
 }
 
+const suite = useProviderWorldService({ greylistWindowMs: GREYLIST_WINDOW_MS, env: SERVICE_ENV });
 let world: ProviderWorld;
-let service: RunningService;
 let api: Api;
 const runs: { single?: Run; bulk?: Run } = {};
 
@@ -129,9 +127,8 @@ async function runBulk(): Promise<Run> {
 }
 
 beforeAll(async () => {
-  world = await startProviderWorld({ greylistWindowMs: GREYLIST_WINDOW_MS });
-  service = await startService({ env: { ...providerWorldEnv(world), ...SERVICE_ENV } });
-  api = new Api(service.baseUrl, service.apiKey);
+  world = suite.world;
+  api = suite.api;
   runs.single = await runSingles();
   runs.bulk = await runBulk();
   // VERIMARK_WORLD_REPORT=1 prints both score tables, and with `=<email>` that address's transcripts.
@@ -145,11 +142,6 @@ beforeAll(async () => {
     }
   }
 }, 300_000);
-
-afterAll(async () => {
-  await service?.stop();
-  await world?.stop();
-});
 
 // ---------------------------------------------------------------------------------------------
 // Scoring
