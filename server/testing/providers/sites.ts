@@ -184,9 +184,9 @@ function hostEntries(o: CatalogueOptions): HostEntry[] {
   ];
 }
 
-/** First address of the world's hosts: 127.0.31.10, .11, … (clear of fake-net's 127.0.0.1–3). */
-const IP_BASE = '127.0.31.';
-const IP_FIRST = 10;
+/** The world's hosts: 127.0.0.100, .101, … (clear of the addresses other tests use, 127.0.0.1–59). */
+const IP_BASE = '127.0.0.';
+const IP_FIRST = 100;
 
 export function catalogueHosts(o: CatalogueOptions): HostSpec[] {
   return hostEntries(o).map((entry, i) => ({ ...entry, ip: `${IP_BASE}${IP_FIRST + i}` }));

@@ -2,14 +2,14 @@
  * The provider world: real SMTP servers on loopback that answer as Gmail, Google Workspace,
  * Microsoft 365 (with and without directory-based edge blocking), Outlook.com, Yahoo, Mimecast,
  * Proofpoint, Postfix and Exim are documented to answer (./profiles.ts, ./sites.ts), each MX
- * host on its own 127.0.31.x address and all on one shared port (the engine has one SMTP_PORT),
+ * host on its own 127.0.0.x address and all on one shared port (the engine has one SMTP_PORT),
  * plus a real DNS server (server/testing/fake-net-dns.ts) holding their zone. Every address the
  * scoring test checks has a ground truth; every connection is recorded with its transcript.
  *
  *   const world = await startProviderWorld({ greylistWindowMs: 3000 });
  *   const service = await startService({ env: providerWorldEnv(world) });
  *   world.addresses;            // [{ email, provider, site, behaviour, truth }]
- *   world.connections('mx.exim-site.test');  // by host name or 127.0.31.x address
+ *   world.connections('mx.exim-site.test');  // by host name or 127.0.0.x address
  *   await world.stop();
  *
  * For the scheduler's own tests the world also has `tarpit.test` (two MX hosts that accept TCP
@@ -62,7 +62,7 @@ export interface ProviderWorld {
   /** Every scored address with its ground truth (not the scheduler-test domains). */
   addresses: WorldAddress[];
   sites: Site[];
-  /** MX host name → its 127.0.31.x address. */
+  /** MX host name → its 127.0.0.x address. */
   hostIps: Map<string, string>;
   greylist: Greylist;
   /** Connections, all or to one host (by name or address), in the order they opened. */
@@ -122,7 +122,7 @@ async function bindAll(hosts: RunningHost[]): Promise<number> {
       await Promise.all(bound.map((h) => new Promise<void>((r) => h.server.close(() => r()))));
     }
   }
-  throw new Error('provider world: no port free on every 127.0.31.x address');
+  throw new Error('provider world: no port free on every 127.0.0.x address');
 }
 
 /** The zone, with the wildcard domains answered by pattern. */
