@@ -1,7 +1,7 @@
 /**
  * The provider world: real SMTP servers on loopback that answer as Gmail, Google Workspace,
  * Microsoft 365 (with and without directory-based edge blocking), Outlook.com, Yahoo, Mimecast,
- * Proofpoint, Postfix and Exim are documented to answer (./profiles.ts, ./sites.ts), each MX
+ * Proofpoint, Postfix and Exim are documented to answer (./profiles.ts, ./hosts.ts, ./sites.ts), each MX
  * host on its own 127.0.0.x address and all on one shared port (the engine has one SMTP_PORT),
  * plus a real DNS server (server/testing/fake-net-dns.ts) holding their zone. Every address the
  * scoring test checks has a ground truth; every connection is recorded with its transcript.
@@ -17,25 +17,16 @@
  * local parts starting with `ok`, refuse others with 550 5.1.1), and wildcard domains
  * `u1.evil.test`, `u2.evil.test`, … (each its own MX name, all on one silent address) and
  * `u1.limited-evil.test`, … (all on one Exim host that takes `limitedConnections` connections per
- * client and answers RCPT slowly).
+ * client and answers RCPT slowly). ./use-world.ts starts the world and the service for a suite.
  */
 import type net from 'node:net';
 import type { EngineConfig } from '../../engine/types';
 import { type DnsQuery, startFakeDns } from '../fake-net-dns';
 import type { ZoneEntry } from '../fake-net-zone';
 import { createGreylist, type Greylist } from './greylist';
+import { type CatalogueOptions, catalogueHosts } from './hosts';
 import { EXIM_RCPT } from './profiles';
-import {
-  type Behaviour,
-  type CatalogueOptions,
-  catalogueHosts,
-  mailboxOf,
-  SITES,
-  type Site,
-  type Truth,
-  truthOf,
-  WILDCARD_SUFFIXES,
-} from './sites';
+import { type Behaviour, mailboxOf, SITES, type Site, type Truth, truthOf, WILDCARD_SUFFIXES } from './sites';
 import { type ConnectionLog, createHost, type RunningHost } from './smtp-host';
 
 export type { Behaviour, ConnectionLog, Truth };
