@@ -88,8 +88,8 @@ export class Api {
     return read(response);
   }
 
-  /** Verifies one address and polls until it is completed. */
-  async verifyNow(email: string, mode?: string): Promise<SingleResult> {
+  /** Verifies one address and polls until it is completed (within `timeoutMs`). */
+  async verifyNow(email: string, mode?: string, timeoutMs = 30_000): Promise<SingleResult> {
     const queued = await this.post<Envelope<{ task_id: string }>>(
       PATHS.single,
       mode ? { email, mode } : { email },
@@ -100,7 +100,7 @@ export class Api {
     return waitFor(async () => {
       const status = await this.post<Envelope<SingleResult>>(PATHS.singleStatus, { task_id: taskId });
       return status.body.data?.processing_status === 'completed' ? status.body.data : null;
-    });
+    }, timeoutMs);
   }
 
   async fileStatus(fileId: string): Promise<Reply<Envelope<BulkStatus>>> {
