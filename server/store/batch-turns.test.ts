@@ -92,6 +92,32 @@ describe.each(TEST_STORES)('batch turns on %s', (kind) => {
     ).toBe(true);
   }
 
+  it('keeps a deferred batch out of claims until its time, with what was decided so far', async () => {
+    await open();
+    const a = await newKey('a');
+    const id = await file(a, 'd1', 2);
+    const first = await store.batches.claim('w1', 60_000);
+    expect(label(first)).toBe('d1.0');
+    expect(first?.partial).toBeNull();
+    const partial = JSON.stringify([{ result: { status: 'unknown' }, tries: 1, due: 0 }]);
+    // Only the lease holder may defer it.
+    expect(await store.batches.defer({ fileId: id, firstRow: 0, owner: 'w2', partial, delayMs: 300 })).toBe(
+      false,
+    );
+    expect(await store.batches.defer({ fileId: id, firstRow: 0, owner: 'w1', partial, delayMs: 300 })).toBe(
+      true,
+    );
+    // Deferred: the file's next batch, then nothing until the delay has passed.
+    expect(await claims('w1', 2)).toEqual(['d1.1', null]);
+    await new Promise((r) => setTimeout(r, 400));
+    const again = await store.batches.claim('w3', 60_000);
+    expect(label(again)).toBe('d1.0');
+    expect(again?.partial).toBe(partial);
+    // A deferral is no failed attempt: the claim after it is the first again.
+    expect(again?.attempts).toBe(1);
+    await commit(again, 'w3');
+  });
+
   it('hands batches to the keys in turn, whatever each queued, each key its files in order', async () => {
     await open();
     const a = await newKey('a');
