@@ -207,11 +207,23 @@ async function serveWaiting(
     let waiter = share.take(host, address);
     for (let served = 2; waiter; served++) {
       let outcome: ProbeOutcome | null = null;
+      // The row's own deadline covers its turn on the shared connection: a row past it is not
+      // asked for, and one whose deadline passes mid-transaction closes the connection.
+      const signal = waiter.req.signal;
+      const cut = () => void session.quit();
+      if (signal?.aborted) {
+        waiter.resolve(null);
+        waiter = share.take(host, address);
+        continue;
+      }
+      signal?.addEventListener('abort', cut, { once: true });
       try {
         if ((await session.command('RSET')).code === 250)
           outcome = await transaction(ctx, session, host, waiter.req);
       } catch (error) {
         ctx.logger.debug({ host, address, error: String(error) }, 'shared smtp connection failed');
+      } finally {
+        signal?.removeEventListener('abort', cut);
       }
       const answered = outcome?.kind === 'answered';
       const next = answered && served < share.perConnection ? share.take(host, address) : null;

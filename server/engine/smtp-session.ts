@@ -107,11 +107,39 @@ export async function openSmtpSession(
   if (!connector) return sessionOn(net.connect({ host: address, port }), false, timeoutMs, signal);
   let socket: net.Socket;
   try {
-    socket = await connector(address, port);
+    socket = await beforeAbort(connector(address, port), signal);
   } catch (error) {
+    if (error instanceof SmtpFailure) throw error;
     throw new SmtpFailure('connect', `proxy: ${error instanceof Error ? error.message : String(error)}`);
   }
   return sessionOn(socket, true, timeoutMs, signal);
+}
+
+/**
+ * The connector's socket, unless the deadline passes first (a SOCKS handshake in progress is
+ * bounded by the verification's deadline too): then a timeout, and the late socket is closed.
+ */
+function beforeAbort(connecting: Promise<net.Socket>, signal?: AbortSignal): Promise<net.Socket> {
+  if (!signal) return connecting;
+  return new Promise<net.Socket>((resolve, reject) => {
+    let late = false;
+    const onAbort = () => {
+      late = true;
+      reject(new SmtpFailure('timeout', 'verification deadline passed'));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    connecting.then(
+      (socket) => {
+        signal.removeEventListener('abort', onAbort);
+        if (late) socket.destroy();
+        else resolve(socket);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function sessionOn(

@@ -97,6 +97,28 @@ describe('SMTP through a real SOCKS5 proxy (dante)', () => {
     }
   });
 
+  it('ends a SOCKS handshake in progress when the verification deadline passes', async () => {
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      // The proxy's own timeout is long (30 s): only the deadline can end the wait.
+      const connector = createConnector({ ...config(`socks5://127.0.0.1:${port}`), proxyTimeoutMs: 30_000 });
+      const deadline = AbortSignal.timeout(300);
+      const started = Date.now();
+      await expect(
+        openSmtpSession('127.0.0.1', smtp.port, 30_000, connector, deadline),
+      ).rejects.toMatchObject({
+        kind: 'timeout',
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('reports a refused proxy connection as a connect failure', async () => {
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
