@@ -8,7 +8,8 @@
  *   purge [--older-than DAYS]                             removes finished work older than DAYS
  *                                                         (default RETENTION_DAYS); prints the counts
  *   delete-file <id>                                      removes one file with its rows and results
- *   backup <path>                                         SQLite: an online backup to a new file
+ *   backup <path>                                         SQLite: an online backup to a new file,
+ *                                                         0600, live rows only (VACUUM INTO)
  *                                                         (Postgres: says to use pg_dump, exit 2)
  *   doctor                                                can this machine verify? exit 1 when not
  */
@@ -18,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type ServiceConfig } from './config';
 import { formatLine, runDoctor } from './doctor';
 import { openStore } from './store/open';
-import { purgeOlderThan, removeResultFile } from './store/retention';
+import { deleteFile, purgeOlderThan } from './store/retention';
 import { BackupUnsupportedError, type KeyRecord, type Store } from './store/store';
 
 const USAGE = `Usage: npm run service:admin -- <command>
@@ -109,9 +110,8 @@ async function run(argv: string[], store: Store, config: ServiceConfig): Promise
       ];
     }
     case 'delete-file': {
-      if (!target || !(await store.files.delete(target, null)))
+      if (!target || !(await deleteFile(store, config.dataDir, target, null)))
         throw new UsageError(`No such file: ${target ?? '(none given)'}`);
-      await removeResultFile(config.dataDir, target);
       return [`Deleted file ${target} with its rows and results`];
     }
     case 'backup': {

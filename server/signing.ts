@@ -40,7 +40,7 @@ export function loadSigningSecret(dataDir: string, configured: string | null): s
     const stored = readFileSync(path, 'utf8').trim();
     if (stored) return stored;
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(path, `${secret}\n`, { mode: 0o600 });
   return secret;

@@ -1,6 +1,6 @@
 import { DESCRIPTIONS, ERRORS, PATHS } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
-import { removeResultFile } from '../store/retention';
+import { deleteFile } from '../store/retention';
 import { account, authenticate } from './auth';
 import type { AppContext } from './context';
 import { ok } from './envelope';
@@ -19,8 +19,8 @@ export function deleteFileRoute(app: FastifyInstance, ctx: AppContext): void {
   app.delete(ROUTE, { onRequest: authenticate(ctx.keys, { allowExpired: true }) }, async (request) => {
     const key = account(request);
     const { file_id } = parseBody(FileBody, request.params);
-    if (!(await ctx.files.delete(file_id, key.id))) throw new HttpError(404, ERRORS.fileNotFound);
-    await removeResultFile(ctx.config.dataDir, file_id);
+    if (!(await deleteFile(ctx.store, ctx.config.dataDir, file_id, key.id)))
+      throw new HttpError(404, ERRORS.fileNotFound);
     return ok(DESCRIPTIONS.fileDeleted, { file_id });
   });
 }

@@ -253,10 +253,18 @@ export interface Store {
   /** Throws when the database does not answer (for /healthz). */
   ping(): Promise<void>;
   /**
-   * An online backup of the whole database to a new file at `path` (SQLite: its backup API,
-   * while the service runs). Postgres throws BackupUnsupportedError: back it up with pg_dump.
+   * An online backup of the live rows to a new file at `path`, created 0600, while the service
+   * runs (SQLite: VACUUM INTO, so nothing deleted comes along and other processes' writes do not
+   * hold it back). Postgres throws BackupUnsupportedError: back it up with pg_dump.
    */
   backup(path: string): Promise<void>;
+  /**
+   * Called after rows were deleted: leaves nothing of them readable in the database's files
+   * (SQLite: deletes already zero their bytes; the write-ahead log that still holds the pages as
+   * they were is checkpointed and truncated). Postgres: nothing here; dead rows stay in the
+   * table's files until VACUUM (docs/self-hosting.md, Retention and deletion).
+   */
+  eraseDeleted(): Promise<void>;
   /** SIGNING_SECRET, else one generated once and shared by every process of this store. */
   signingSecret(configured: string | null): Promise<string>;
   close(): Promise<void>;

@@ -51,6 +51,9 @@ export async function openPostgresStore(
         'The database is Postgres (DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file=verimark.dump "$DATABASE_URL"; restore with pg_restore.',
       );
     },
+    async eraseDeleted() {
+      // A DELETE leaves dead rows in the table's pages until (auto)VACUUM: docs/self-hosting.md.
+    },
     async signingSecret(configured) {
       if (configured) return configured;
       // Every HTTP process must sign and check download links with the same secret.
