@@ -2,7 +2,7 @@ import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '@verimark/contrac
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ScanProblem, scanOf } from '../csv/scan';
 import { scanThreadReady, ThreadScan } from '../csv/scan-thread';
-import { resultHeaderOf } from '../jobs/split-upload';
+import { resultHeaderOf } from '../csv/split-upload';
 import { newId, PROCESS_OWNER } from '../store/ids';
 import { account } from './auth';
 import type { AppContext } from './context';

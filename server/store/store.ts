@@ -5,9 +5,14 @@
  * Every method is async so the route and worker code is the same for both.
  */
 import type { Mode, ServerFileRecord, Verdict } from '@verimark/contract';
-import type { QueueDepth } from '../app/metrics';
 import type { HostSlots } from '../engine/limits';
 import type { VerificationResult } from '../engine/types';
+
+/** Work waiting or running, read from the database (for /metrics, at each scrape). */
+export interface QueueDepth {
+  files: { pending: number; processing: number };
+  tasks: { pending: number };
+}
 
 export interface KeyRecord {
   id: string;

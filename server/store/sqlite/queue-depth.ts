@@ -1,4 +1,4 @@
-import type { QueueDepth } from '../../app/metrics';
+import type { QueueDepth } from '../store';
 import { type Db, prepared } from './db';
 
 /** Unfinished work in the database: files by state, single tasks pending (for /metrics). */
