@@ -51,13 +51,14 @@ export function sourceComments(text: string, fileName: string): string[] {
     } else if (token === ts.SyntaxKind.TemplateHead) {
       templates.push(0);
     } else if (token === ts.SyntaxKind.OpenBraceToken && templates.length > 0) {
-      templates[templates.length - 1]++;
+      templates.push((templates.pop() ?? 0) + 1);
     } else if (token === ts.SyntaxKind.CloseBraceToken && templates.length > 0) {
-      if (templates[templates.length - 1] === 0) {
+      const depth = templates.pop() ?? 0;
+      if (depth === 0) {
         token = scanner.reScanTemplateToken(false);
-        if (token === ts.SyntaxKind.TemplateTail) templates.pop();
+        if (token !== ts.SyntaxKind.TemplateTail) templates.push(0);
       } else {
-        templates[templates.length - 1]--;
+        templates.push(depth - 1);
       }
     }
     previous = token;
