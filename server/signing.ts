@@ -1,3 +1,7 @@
+/**
+ * Signed download URLs (HMAC, one hour) and the signing secret: SIGNING_SECRET, else one generated
+ * once and kept 0600 in DATA_DIR.
+ */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

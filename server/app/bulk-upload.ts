@@ -1,3 +1,7 @@
+/**
+ * POST /verify/bulk: the streaming multipart upload — credits taken, the CSV scanned on its thread
+ * and stored in batches as it arrives, the 25MB limit, per-key upload cap.
+ */
 import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '@verimark/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ScanProblem, scanOf } from '../csv/scan';

@@ -1,3 +1,7 @@
+/**
+ * DELETE /verify/bulk/files/{file_id}: a key removes one of its files, rows and results, leaving
+ * nothing readable on disk.
+ */
 import { DESCRIPTIONS, ERRORS, PATHS } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
 import { deleteFile } from '../store/retention';

@@ -1,3 +1,7 @@
+/**
+ * Which column of an upload holds the addresses (the requested name, else `Email`), and the email
+ * cell of a row.
+ */
 import { DEFAULT_EMAIL_COLUMN } from '@verimark/contract';
 import { isBlank } from './rows';
 

@@ -1,3 +1,7 @@
+/**
+ * BatchBlocks fed by the counting pass: the batches hold exactly the file's rows, wide rows close
+ * batches early, and at most four blocks wait to be stored.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,6 @@
+/**
+ * Verifies the rows of one claimed batch and renders their result lines, in row order.
+ */
 import { csvLine } from '@verimark/contract/csv-cell';
 import { emailCell } from '../csv/email-column';
 import { resultCells } from '../csv/result-cells';

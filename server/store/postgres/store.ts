@@ -1,3 +1,7 @@
+/**
+ * The Postgres store (DATABASE_URL): its parts put together, migrated under an advisory lock by
+ * whichever process starts first.
+ */
 import { randomBytes } from 'node:crypto';
 import { BackupUnsupportedError, type Store } from '../store';
 import { PgBatchQueue } from './batches';

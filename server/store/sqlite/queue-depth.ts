@@ -1,3 +1,6 @@
+/**
+ * The queue's depth on SQLite (files by state, pending tasks), for /metrics.
+ */
 import type { QueueDepth } from '../store';
 import { type Db, prepared } from './db';
 

@@ -1,3 +1,6 @@
+/**
+ * The default store: SQLite in DATA_DIR, its parts put together; backups by VACUUM INTO.
+ */
 import { loadSigningSecret } from '../../signing';
 import type { Store } from '../store';
 import { SqliteBatchQueue } from './batches';
