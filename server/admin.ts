@@ -14,7 +14,7 @@
  *   doctor                                                can this machine verify? exit 1 when not
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type ServiceConfig } from './config';
 import { formatLine, runDoctor } from './doctor';
@@ -118,6 +118,8 @@ async function run(argv: string[], store: Store, config: ServiceConfig): Promise
       if (!target) throw new UsageError('backup needs the path of the new backup file');
       const path = resolve(target);
       if (existsSync(path)) throw new UsageError(`${path} exists already: give a new file`);
+      if (store.kind === 'sqlite' && !existsSync(dirname(path)))
+        throw new UsageError(`${dirname(path)} does not exist: make it first`);
       await store.backup(path);
       return [`Backed up the database to ${path}`];
     }
