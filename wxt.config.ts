@@ -72,7 +72,7 @@ export default defineConfig({
   }),
   manifest: ({ browser, manifestVersion }) => ({
     name: 'Verimark',
-    // chrome.alarms with a 30-second period (lib/background/core/scheduler.ts) needs Chrome 120.
+    // chrome.alarms with a 30-second period (lib/background/core/poll-alarm.ts) needs Chrome 120.
     ...(browser === 'firefox' ? {} : { minimum_chrome_version: '120' }),
     description: '__MSG_extDescription__',
     default_locale: 'en',

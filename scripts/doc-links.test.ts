@@ -1,13 +1,15 @@
 /**
  * The documents stand on their own in a clone: every relative link in README.md and docs/*.md
- * resolves to a file inside the repository, and no tracked file points at a folder outside it
- * (such as the one the design documents once lived in; docs/design.md §6).
+ * resolves to a file inside the repository, every file path cited in a comment or a document
+ * names a file that exists (scripts/cited-paths.ts), and no tracked file points at a folder
+ * outside it (such as the one the design documents once lived in; docs/design.md §6).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { citations, hashComments, resolves, sourceComments, treeOf } from './cited-paths';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -40,16 +42,20 @@ describe('relative links in README.md and docs/', () => {
     expect(linkTargets(text).filter(isRelative)).toEqual(['docs/a.md#x']);
   });
 
-  it.each(documents())('%s links only to files inside the repository', (doc) => {
-    const text = readFileSync(join(ROOT, doc), 'utf8');
-    const broken = linkTargets(text)
-      .filter(isRelative)
-      .filter((target) => {
-        const path = resolve(ROOT, dirname(doc), decodeURIComponent(target.split('#')[0] ?? ''));
-        return relative(ROOT, path).startsWith('..') || !existsSync(path);
-      });
-    expect(broken).toEqual([]);
-  });
+  it.each(documents())(
+    '%s links only to files inside the repository',
+    (doc) => {
+      const text = readFileSync(join(ROOT, doc), 'utf8');
+      const broken = linkTargets(text)
+        .filter(isRelative)
+        .filter((target) => {
+          const path = resolve(ROOT, dirname(doc), decodeURIComponent(target.split('#')[0] ?? ''));
+          return relative(ROOT, path).startsWith('..') || !existsSync(path);
+        });
+      expect(broken).toEqual([]);
+    },
+    60_000,
+  );
 });
 
 /**
@@ -83,4 +89,75 @@ describe('tracked files', () => {
       });
     expect(offenders).toEqual([]);
   });
+});
+
+/** The repository's files as they are in this checkout: tracked and new (not ignored), not deleted. */
+function checkoutFiles(): string[] {
+  return execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((file) => file && existsSync(join(ROOT, file)));
+}
+
+/** The texts of a file that may cite paths: its comments, or all of a Markdown document. */
+function citingTexts(file: string, text: string): string[] {
+  if (/\.(tsx?|mts|mjs|cjs|js)$/.test(file)) return sourceComments(text, file);
+  // SOURCES.md files name the upstream files fixtures were copied from, in other repositories.
+  if (file.endsWith('.md')) return file.endsWith('/SOURCES.md') ? [] : [text];
+  if (/\.(ya?ml|sh)$|(^|\/)Dockerfile$/.test(file)) return hashComments(text);
+  return [];
+}
+
+describe('paths cited in comments and documents', () => {
+  const tree = treeOf(['lib/content/badge/sheet.ts', 'server/doctor.ts', 'server/store/sqlite/db.ts']);
+
+  it('finds paths in comments only, not in strings, templates or regular expressions', () => {
+    const code = [
+      "const url = 'see lib/gone/a.ts';",
+      'const t = `x %{`lib/gone/b.ts`} lib/gone/c.ts %{1}`; // the doctor (server/doctor.ts)',
+      'const r = /lib\\/gone\\/d.ts/; /* badge/sheet.ts and server/admin-doctor.ts */',
+      'const half = 1 / 2; // ./db.ts',
+    ]
+      .join('\n')
+      .replaceAll('%{', '$' + '{');
+    const cited = sourceComments(code, 'server/store/sqlite/x.ts').flatMap((c) => citations(c));
+    expect(cited.map((c) => c.cited)).toEqual([
+      'server/doctor.ts',
+      'badge/sheet.ts',
+      'server/admin-doctor.ts',
+      './db.ts',
+    ]);
+    expect(cited.map((c) => resolves(c, 'server/store/sqlite/x.ts', tree))).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ]);
+  });
+
+  it('leaves URLs, absolute paths and build output aside, and checks bare script names', () => {
+    const text =
+      'https://x.test/lib/a.ts /opt/verimark/main.js server/dist/main.js .output/chrome-mv3/popup.html `db.ts` `gone.ts`';
+    expect(citations(text).map((c) => c.cited)).toEqual(['db.ts', 'gone.ts']);
+    expect(citations(text).map((c) => resolves(c, 'README.md', tree))).toEqual([true, false]);
+    expect(hashComments('FROM x\n# see server/doctor.ts\nRUN echo # lib/x.ts')).toEqual([
+      ' see server/doctor.ts',
+      ' lib/x.ts',
+    ]);
+  });
+
+  it('name files that exist, in every source comment and document', () => {
+    const files = checkoutFiles();
+    const checkout = treeOf(files);
+    const broken = files.flatMap((file) =>
+      citingTexts(file, readFileSync(join(ROOT, file), 'utf8')).flatMap((text) =>
+        citations(text)
+          .filter((c) => !resolves(c, file, checkout))
+          .map((c) => `${file}: ${c.cited}`),
+      ),
+    );
+    expect(broken).toEqual([]);
+  }, 60_000);
 });

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cycles, importGraph, importsOf, parse, valueReach } from './import-graph';
+import {
+  cycles,
+  groupGraph,
+  type ImportGraph,
+  importGraph,
+  importsOf,
+  parse,
+  valueReach,
+} from './import-graph';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const graph = importGraph(ROOT, ['lib', 'components', 'entrypoints', 'contract/src', 'server']);
@@ -37,6 +45,23 @@ describe('the import graph walker', () => {
       { to: 'c.ts', value: false },
       { to: 'f.ts', value: true },
     ]);
+  });
+
+  it('finds cycles between folders', () => {
+    const files: ImportGraph = new Map([
+      ['x/a.ts', [{ to: 'y/b.ts', value: false }]],
+      ['y/b.ts', []],
+      ['y/c.ts', [{ to: 'x/a.ts', value: true }]],
+      ['z/d.ts', [{ to: 'x/a.ts', value: true }]],
+    ]);
+    const folders = groupGraph(files, (file) => path.posix.dirname(file));
+    expect(cycles(folders, () => true)).toEqual([['x', 'y']]);
+    expect(
+      cycles(
+        groupGraph(files, (file) => (file === 'y/c.ts' ? null : path.posix.dirname(file))),
+        () => true,
+      ),
+    ).toEqual([]);
   });
 
   it('finds value cycles apart from type-only ones', () => {
@@ -91,5 +116,26 @@ describe("the extension's rooms", () => {
     );
     const housed = [...graph.keys()].filter((file) => file.startsWith('lib/popover/') && !isTest(file));
     expect(popoverOnly.sort()).toEqual(housed.sort());
+  });
+});
+
+/**
+ * The service's folder of a module (docs/development.md, "Where things live"): `server/app/`,
+ * `server/store/` (with `sqlite/` and `postgres/`), …; a module at server/'s top (`config.ts`,
+ * `main.ts`, …) stands alone. Tests and `testing/` helpers, which may reach anywhere, are left out.
+ */
+function serviceFolder(file: string): string | null {
+  if (!file.startsWith('server/') || isTest(file)) return null;
+  const parts = file.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}/` : file;
+}
+
+describe("the service's folders", () => {
+  it('depend on one another in one direction only: no cycle between server/ folders, types included', () => {
+    const folders = groupGraph(graph, serviceFolder);
+    expect([...folders.keys()]).toEqual(
+      expect.arrayContaining(['server/app/', 'server/csv/', 'server/jobs/']),
+    );
+    expect(cycles(folders, () => true)).toEqual([]);
   });
 });

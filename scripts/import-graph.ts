@@ -153,3 +153,23 @@ export function cycles(graph: ImportGraph, carries: (edge: ImportEdge) => boolea
   for (const file of graph.keys()) if (!index.has(file)) connect(file);
   return found;
 }
+
+/**
+ * The graph between groups of modules: `groupOf` names each module's group (e.g. its folder), or
+ * null to leave the module out; an edge between two groups for each import across them.
+ */
+export function groupGraph(graph: ImportGraph, groupOf: (file: string) => string | null): ImportGraph {
+  const groups: ImportGraph = new Map();
+  for (const [file, edges] of graph) {
+    const from = groupOf(file);
+    if (from === null) continue;
+    const out = groups.get(from) ?? [];
+    groups.set(from, out);
+    for (const edge of edges) {
+      const to = groupOf(edge.to);
+      if (to === null || to === from || out.some((e) => e.to === to && e.value === edge.value)) continue;
+      out.push({ to, value: edge.value });
+    }
+  }
+  return groups;
+}

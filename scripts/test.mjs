@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: browsers → typecheck + lint → build:test (Chrome and Firefox) → web-ext lint of the
-// Firefox build → every Vitest project → the service's suites on Node 22 (scripts/node22-check.mjs)
-// → the Dockerfile and compose stack built and run with podman (scripts/container-check.mjs).
+// `npm test`, in this order: browsers → lint → build:test (Chrome and Firefox) → typecheck beside
+// web-ext lint of the Firefox build → the store checks (scripts/store-zips.mjs: the zips, web-ext
+// lint of the Firefox zip, the rebuild from the sources zip) → every Vitest project → the
+// service's suites on Node 22 (scripts/node22-check.mjs) → the Dockerfile and compose stack built
+// and run with podman (scripts/container-check.mjs).
 // Ends with the line `N passed, M failed`, counting every test and every check, and exits non-zero
 // on any failure. Needs no stdin (CI=true works).
 import { spawn } from 'node:child_process';

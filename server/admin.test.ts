@@ -1,3 +1,7 @@
+/**
+ * `npm run service:admin`: key commands (create, add credits, revoke, expiry) and their usage
+ * errors, against a real database.
+ */
 import { ERRORS, PATHS } from '@verimark/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, balanceOf } from './testing/api';

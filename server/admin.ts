@@ -8,17 +8,18 @@
  *   purge [--older-than DAYS]                             removes finished work older than DAYS
  *                                                         (default RETENTION_DAYS); prints the counts
  *   delete-file <id>                                      removes one file with its rows and results
- *   backup <path>                                         SQLite: an online backup to a new file
+ *   backup <path>                                         SQLite: an online backup to a new file,
+ *                                                         0600, live rows only (VACUUM INTO)
  *                                                         (Postgres: says to use pg_dump, exit 2)
  *   doctor                                                can this machine verify? exit 1 when not
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, type ServiceConfig } from './config';
 import { formatLine, runDoctor } from './doctor';
 import { openStore } from './store/open';
-import { purgeOlderThan, removeResultFile } from './store/retention';
+import { deleteFile, purgeOlderThan } from './store/retention';
 import { BackupUnsupportedError, type KeyRecord, type Store } from './store/store';
 
 const USAGE = `Usage: npm run service:admin -- <command>
@@ -109,15 +110,16 @@ async function run(argv: string[], store: Store, config: ServiceConfig): Promise
       ];
     }
     case 'delete-file': {
-      if (!target || !(await store.files.delete(target, null)))
+      if (!target || !(await deleteFile(store, config.dataDir, target, null)))
         throw new UsageError(`No such file: ${target ?? '(none given)'}`);
-      await removeResultFile(config.dataDir, target);
       return [`Deleted file ${target} with its rows and results`];
     }
     case 'backup': {
       if (!target) throw new UsageError('backup needs the path of the new backup file');
       const path = resolve(target);
       if (existsSync(path)) throw new UsageError(`${path} exists already: give a new file`);
+      if (store.kind === 'sqlite' && !existsSync(dirname(path)))
+        throw new UsageError(`${dirname(path)} does not exist: make it first`);
       await store.backup(path);
       return [`Backed up the database to ${path}`];
     }

@@ -1,3 +1,6 @@
+/**
+ * Configuration checks: SMTP_PROXY's form and the start-up warnings about the HELO name.
+ */
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, heloWarnings, isFqdn, loadConfig } from './config';

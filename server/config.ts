@@ -1,3 +1,7 @@
+/**
+ * The service's configuration from its environment (docs/self-hosting.md, "Settings"): parsed and
+ * checked once at start, with the HELO and PUBLIC_BASE_URL warnings.
+ */
 import net from 'node:net';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';

@@ -1,3 +1,7 @@
+/**
+ * `npm run service` as a process: what it prints at start, structured JSON logs, a clean stop
+ * on SIGTERM, and no demo key with DATABASE_URL.
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,6 @@
+/**
+ * Signed download URLs (shape, expiry, tampering) and where the signing secret comes from.
+ */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,7 @@
+/**
+ * Signed download URLs (HMAC, one hour) and the signing secret: SIGNING_SECRET, else one generated
+ * once and kept 0600 in DATA_DIR.
+ */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,7 +44,7 @@ export function loadSigningSecret(dataDir: string, configured: string | null): s
     const stored = readFileSync(path, 'utf8').trim();
     if (stored) return stored;
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(path, `${secret}\n`, { mode: 0o600 });
   return secret;

@@ -31,7 +31,7 @@ export function printScriptSizes(extensionDir: string): number {
   return content;
 }
 
-/** JS chunks a chunk imports, statically or dynamically (`./x.js` or `chunks/x.js`), as paths under the build. */
+/** JS chunks a chunk imports, statically or dynamically (`./<name>.js` or `chunks/<name>.js`), as paths under the build. */
 function chunkRefs(code: string): string[] {
   const refs = [...code.matchAll(/["'](?:\.\/|chunks\/)([\w-]+\.js)["']/g)].map(
     (m) => `chunks/${m[1] ?? ''}`,

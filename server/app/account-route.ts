@@ -1,3 +1,6 @@
+/**
+ * GET /account (docs/design.md §3 "Beyond the contract"): a key's balance, expiry and label.
+ */
 import { type Account, DESCRIPTIONS, PATHS } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
 import { account, authenticate } from './auth';

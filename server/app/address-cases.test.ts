@@ -1,3 +1,7 @@
+/**
+ * POST /verify/single decides the shared address case table
+ * (contract/src/testing/address-cases.ts) as the extension does.
+ */
 import { ADDRESS_CASES } from '@verimark/contract/testing/address-cases';
 import { describe, expect, it } from 'vitest';
 import { useService } from '../testing/api';

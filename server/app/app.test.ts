@@ -1,3 +1,6 @@
+/**
+ * buildApp in-process with the real engine and workers, and loadConfig's defaults and refusals.
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';

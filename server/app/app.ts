@@ -1,3 +1,8 @@
+/**
+ * buildApp: the service as a Fastify instance — configuration, store, engine and workers wired
+ * together, the limits before and after the door, every route, and the periodic sweeps (uploads
+ * left unfinished, RETENTION_DAYS).
+ */
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';

@@ -1,3 +1,7 @@
+/**
+ * API key authentication (the `x-api-key` header): the onRequest hook that answers 401/402 and
+ * hands the routes the key's account.
+ */
 import { API_KEY_HEADER, ERRORS } from '@verimark/contract';
 import type { FastifyRequest } from 'fastify';
 import { isExpired, type KeyRecord, type KeyStore } from '../store/store';

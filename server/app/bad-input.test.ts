@@ -1,3 +1,7 @@
+/**
+ * Bad input never makes a 500: broken JSON and multipart bodies get 400, awkward CSV files a
+ * correct result or a clear 400, and nothing is charged for them.
+ */
 import { ERRORS, MAX_ROW_BYTES, PATHS, RESULT_COLUMNS } from '@verimark/contract';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,7 @@
+/**
+ * The bulk routes besides the upload: POST /verify/bulk/status (with a fresh signed download URL)
+ * and GET /verify/bulk/files (paged, searched).
+ */
 import { DESCRIPTIONS, ERRORS, PATHS } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
 import { serviceUrl } from '../config';

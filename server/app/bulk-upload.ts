@@ -1,8 +1,12 @@
+/**
+ * POST /verify/bulk: the streaming multipart upload — credits taken, the CSV scanned on its thread
+ * and stored in batches as it arrives, the 25MB limit, per-key upload cap.
+ */
 import { DESCRIPTIONS, ERRORS, MAX_UPLOAD_BYTES, PATHS } from '@verimark/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ScanProblem, scanOf } from '../csv/scan';
 import { scanThreadReady, ThreadScan } from '../csv/scan-thread';
-import { resultHeaderOf } from '../jobs/split-upload';
+import { resultHeaderOf } from '../csv/split-upload';
 import { newId, PROCESS_OWNER } from '../store/ids';
 import { account } from './auth';
 import type { AppContext } from './context';
@@ -72,6 +76,11 @@ function asClientError(err: unknown): never {
 
 /** Uploads one key may stream to this process at the same time; one more is answered 429. */
 export const UPLOADS_PER_KEY = 2;
+/**
+ * The Retry-After of that 429, in seconds: a place is free once one of the key's uploads ends,
+ * which no one can tell in advance; a few seconds is how long most take.
+ */
+export const UPLOAD_RETRY_AFTER_S = 5;
 
 /**
  * POST /verify/bulk: takes one credit per address at upload and queues the file's batches. A key
@@ -91,7 +100,7 @@ export function bulkUploadRoute(app: FastifyInstance, ctx: AppContext): void {
     const key = account(request);
     if (key.credits <= 0) throw new HttpError(402, ERRORS.insufficientCredits);
     const uploads = streaming.get(key.id) ?? 0;
-    if (uploads >= UPLOADS_PER_KEY) throw new HttpError(429, ERRORS.rateLimited);
+    if (uploads >= UPLOADS_PER_KEY) throw new HttpError(429, ERRORS.rateLimited, UPLOAD_RETRY_AFTER_S);
     streaming.set(key.id, uploads + 1);
     try {
       return await receiveUpload(request, key.id);

@@ -1,3 +1,7 @@
+/**
+ * A bulk file from upload to download on both stores: credits and refunds, the results CSV, signed
+ * URLs, other keys' files invisible.
+ */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERRORS, PATHS, RESULT_COLUMNS } from '@verimark/contract';

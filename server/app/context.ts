@@ -1,3 +1,7 @@
+/**
+ * AppContext: what every route needs (configuration, store, the workers' kicks, the signing
+ * secret), built once per service by buildApp.
+ */
 import type { ServiceConfig } from '../config';
 import type { DataPaths } from '../paths';
 import type { FileStore, KeyStore, Store, TaskStore } from '../store/store';

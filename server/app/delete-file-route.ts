@@ -1,6 +1,10 @@
+/**
+ * DELETE /verify/bulk/files/{file_id}: a key removes one of its files, rows and results, leaving
+ * nothing readable on disk.
+ */
 import { DESCRIPTIONS, ERRORS, PATHS } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
-import { removeResultFile } from '../store/retention';
+import { deleteFile } from '../store/retention';
 import { account, authenticate } from './auth';
 import type { AppContext } from './context';
 import { ok } from './envelope';
@@ -19,9 +23,9 @@ export function deleteFileRoute(app: FastifyInstance, ctx: AppContext): void {
   app.delete(ROUTE, { onRequest: authenticate(ctx.keys, { allowExpired: true }) }, async (request) => {
     const key = account(request);
     const { file_id } = parseBody(FileBody, request.params);
-    if (!(await ctx.files.delete(file_id, key.id))) throw new HttpError(404, ERRORS.fileNotFound);
+    if (!(await deleteFile(ctx.store, ctx.config.dataDir, file_id, key.id)))
+      throw new HttpError(404, ERRORS.fileNotFound);
     ctx.stopFile(file_id);
-    await removeResultFile(ctx.config.dataDir, file_id);
     return ok(DESCRIPTIONS.fileDeleted, { file_id });
   });
 }

@@ -1,3 +1,7 @@
+/**
+ * The limit before the door: failed requests (401, 403) counted per client address, which is
+ * refused with 429 past DOOR_LIMIT_PER_MIN a minute.
+ */
 import { ERRORS } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from './errors';

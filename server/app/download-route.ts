@@ -1,3 +1,7 @@
+/**
+ * GET /downloads/<file_id>.csv: a completed file's results through a signed, expiring URL, without
+ * an API key.
+ */
 import { createReadStream, existsSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { ERRORS } from '@verimark/contract';

@@ -1,3 +1,6 @@
+/**
+ * The `{message, data}` envelope of every successful answer (docs/api-spec.md).
+ */
 import type { Envelope } from '@verimark/contract';
 
 /** The envelope of every 200 response (spec §2.1). */

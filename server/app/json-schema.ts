@@ -1,3 +1,7 @@
+/**
+ * JSON Schema (OpenAPI 3.1's dialect) from the valibot schemas the routes validate with, for the
+ * generated OpenAPI document.
+ */
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 

@@ -222,6 +222,9 @@ describe.each(TEST_STORES)('on %s', (kind) => {
         copy.close();
       }
       await expect(service.admin(['backup', target])).rejects.toThrow(/exists already/);
+      await expect(service.admin(['backup', join(dataDir, 'no-such-folder', 'b.sqlite')])).rejects.toThrow(
+        /does not exist: make it first/,
+      );
     },
   );
 });

@@ -1,3 +1,7 @@
+/**
+ * The HTTP surface: the per-key rate limit, CORS for any origin, 401 on every endpoint without a
+ * valid key, signed URLs on PUBLIC_BASE_URL, 404s.
+ */
 import { ERRORS, PATHS } from '@verimark/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, apiWithNewKey } from '../testing/api';

@@ -1,3 +1,7 @@
+/**
+ * GET /verify/bulk/files: paging newest first, one key's files only, literal search, the bounds of
+ * page and pageSize.
+ */
 import { ERRORS, PATHS } from '@verimark/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, apiWithNewKey } from '../testing/api';

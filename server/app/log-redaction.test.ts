@@ -1,3 +1,6 @@
+/**
+ * redactedUrl: download URLs lose their query in the logs, other URLs stay as they are.
+ */
 import { describe, expect, it } from 'vitest';
 import { redactedUrl } from './log-redaction';
 

@@ -1,3 +1,7 @@
+/**
+ * What the service's logs may hold: download URLs without their signature, no API key, and pino's
+ * options to that end.
+ */
 import type { FastifyRequest, FastifyServerOptions } from 'fastify';
 
 /**

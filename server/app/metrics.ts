@@ -8,12 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { ProbeOutcome } from '../engine/smtp-probe';
 import type { Engine } from '../engine/types';
-
-/** Work waiting or running, read from the database at each scrape. */
-export interface QueueDepth {
-  files: { pending: number; processing: number };
-  tasks: { pending: number };
-}
+import type { QueueDepth } from '../store/store';
 
 type SmtpOutcome = 'accepted' | 'deferred' | 'refused' | 'timeout' | 'unreachable' | 'error';
 

@@ -1,3 +1,7 @@
+/**
+ * docs/openapi.json is what the service generates, a valid OpenAPI 3.1 document describing every
+ * endpoint with the routes' validation rules.
+ */
 import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { PATHS } from '@verimark/contract';

@@ -1,3 +1,7 @@
+/**
+ * GET /healthz answers 503 once the database does not answer; the /docs page renders the OpenAPI
+ * texts escaped.
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,7 @@
+/**
+ * Crashes and stops mid-work: a service killed or stopped in the middle of a file or of single
+ * tasks resumes with exact counts and credits.
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

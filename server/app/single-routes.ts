@@ -1,3 +1,6 @@
+/**
+ * POST /verify/single (queue one address) and POST /verify/single/status (its result).
+ */
 import { DESCRIPTIONS, ERRORS, PATHS, type SingleResult } from '@verimark/contract';
 import type { FastifyInstance } from 'fastify';
 import { account } from './auth';

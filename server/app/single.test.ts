@@ -1,3 +1,7 @@
+/**
+ * Every verdict through POST /verify/single on both stores, the fields of a completed result, typo
+ * suggestions, IDN addresses.
+ */
 import { type Envelope, ERRORS, PATHS, type SingleResult } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';
 import { useService, waitFor } from '../testing/api';

@@ -1,3 +1,7 @@
+/**
+ * The 25MB upload limit: 25MB + 1 byte is refused with 413 without growing the process; exactly
+ * 25MB is taken.
+ */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { ERRORS, MAX_UPLOAD_BYTES } from '@verimark/contract';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,7 @@
+/**
+ * The valibot schemas of request bodies, queries and upload fields, and parseBody, which answers
+ * 400 `Invalid request body` when one does not fit.
+ */
 import { DEFAULT_MODE, ERRORS, MAX_PAGE_SIZE, MODES } from '@verimark/contract';
 import * as v from 'valibot';
 import { isValidColumnName } from '../csv/email-column';

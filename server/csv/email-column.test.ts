@@ -1,3 +1,7 @@
+/**
+ * findEmailColumn: the default `Email`, exact before case-insensitive matches, duplicates, BOM and
+ * spaces, no substrings.
+ */
 import { describe, expect, it } from 'vitest';
 import { emailCell, findEmailColumn, isValidColumnName } from './email-column';
 

@@ -1,3 +1,7 @@
+/**
+ * Which column of an upload holds the addresses (the requested name, else `Email`), and the email
+ * cell of a row.
+ */
 import { DEFAULT_EMAIL_COLUMN } from '@verimark/contract';
 import { isBlank } from './rows';
 
@@ -23,7 +27,7 @@ export function isValidColumnName(name: string): boolean {
 /**
  * The email cell of a data row exactly as it was uploaded, or '' when it is blank (credits count
  * the cells that are not). Not trimmed here: the engine judges the cell as `/verify/single`
- * judges the same text (lib/shared/address.ts trims spaces, and a CR, LF or NUL anywhere is
+ * judges the same text (contract/src/address.ts trims spaces, and a CR, LF or NUL anywhere is
  * invalid_syntax).
  */
 export function emailCell(row: readonly string[], index: number): string {

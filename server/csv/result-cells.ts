@@ -1,3 +1,6 @@
+/**
+ * The cells a results CSV adds to each row (RESULT_COLUMNS), from a verification result.
+ */
 import { RESULT_COLUMNS } from '@verimark/contract';
 import type { VerificationResult } from '../engine/types';
 

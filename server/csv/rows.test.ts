@@ -1,3 +1,6 @@
+/**
+ * Reading CSV rows: dialects, BOM and blank lines, quoted newlines, and the bound on a row's size.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

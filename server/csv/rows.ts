@@ -1,3 +1,7 @@
+/**
+ * Reading an upload's CSV: dialect detection, rows streamed through papaparse with a bound on a
+ * row's size, blank cells, and rows padded to the header's width.
+ */
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';

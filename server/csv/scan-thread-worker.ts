@@ -7,9 +7,9 @@
  * receiving.
  */
 import { parentPort } from 'node:worker_threads';
-import { BatchBlocks } from '../jobs/split-upload';
 import { countRows } from './scan';
 import type { ThreadReply, ThreadRequest } from './scan-thread';
+import { BatchBlocks } from './split-upload';
 
 const port = parentPort;
 if (!port) throw new Error('scan-thread-worker runs as a worker thread');

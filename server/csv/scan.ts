@@ -1,3 +1,7 @@
+/**
+ * The one pass over an upload that decides whether it can be taken and what it costs: the email
+ * column, its non-empty cells (credits), and the refusals (no column, too wide, no addresses).
+ */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';

@@ -1,3 +1,6 @@
+/**
+ * TimeSlice: cuts long synchronous CSV work so the event loop gets a turn every ~50 ms.
+ */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** Longest stretch of CSV work between two turns of the event loop. */

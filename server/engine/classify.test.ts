@@ -1,3 +1,7 @@
+/**
+ * classifyRcpt and verdictForRcpt: SMTP answers to verdicts and reasons, and which answers are
+ * worth a retry.
+ */
 import { describe, expect, it } from 'vitest';
 import { classifyRcpt, isTransient, verdictForRcpt } from './classify';
 import { ReplyParser, type SmtpReply } from './smtp-session';

@@ -2,7 +2,7 @@
  * Is the resolver usable at all? A resolver that answers NXDOMAIN for domains that certainly
  * exist (no network, a captive or broken resolver) would otherwise turn every address into
  * undeliverable/invalid_domain. The check asks for the MX records of a few well-known domains;
- * its answer is kept for a minute. The doctor (server/admin-doctor.ts) runs the same check.
+ * its answer is kept for a minute. The doctor (server/doctor.ts) runs the same check.
  */
 import { type Resolver, resolveRoute } from './dns-route';
 

@@ -1,3 +1,6 @@
+/**
+ * isPrivateAddress: the address ranges an MX host may not be on unless ALLOW_PRIVATE_MX is set.
+ */
 import { describe, expect, it } from 'vitest';
 import { isPrivateAddress } from './ip-guard';
 

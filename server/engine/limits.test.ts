@@ -1,3 +1,7 @@
+/**
+ * createLimits: the per-host, per-domain and global concurrency limits, in one process and across
+ * processes sharing slots.
+ */
 import { describe, expect, it } from 'vitest';
 import { createLimits, type HostSlots, type SlotTry } from './limits';
 

@@ -1,3 +1,7 @@
+/**
+ * The SMTP conversation against scripted servers: HELO fallback, multi-line replies, refusing
+ * greetings, dropped connections.
+ */
 import { describe, expect, it } from 'vitest';
 import { testEngineConfig } from '../testing/engine-config';
 import { useScriptedSmtp } from '../testing/scripted-smtp';

@@ -1,3 +1,6 @@
+/**
+ * ReplyParser and openSmtpSession: SMTP replies however they are split, and one command at a time.
+ */
 import { describe, expect, it } from 'vitest';
 import { useScriptedSmtp } from '../testing/scripted-smtp';
 import { openSmtpSession, ReplyParser, SmtpFailure } from './smtp-session';

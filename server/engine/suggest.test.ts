@@ -1,3 +1,6 @@
+/**
+ * Typo suggestions for domains, and the disposable, free-provider and role-account lists.
+ */
 import { describe, expect, it } from 'vitest';
 import { isDisposable, isFreeProvider, isRoleAccount } from './lists';
 import { suggestAddress } from './suggest';

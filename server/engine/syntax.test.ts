@@ -1,3 +1,6 @@
+/**
+ * checkSyntax decides the shared address case table as the extension does.
+ */
 import { ADDRESS_CASES } from '@verimark/contract/testing/address-cases';
 import { describe, expect, it } from 'vitest';
 import { checkSyntax } from './syntax';

@@ -1,3 +1,7 @@
+/**
+ * The bulk worker: claims batches of files from the store, verifies their rows and commits the
+ * results, counts and refunds of each batch at once.
+ */
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainScope, Engine } from '../engine/types';
 import type { AddressMemory, BatchQueue, ClaimedBatch, FileStore } from '../store/store';

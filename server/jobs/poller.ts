@@ -1,3 +1,6 @@
+/**
+ * Poller: runs a fill function when kicked and on a timer, one run at a time (the workers' loop).
+ */
 import type { FastifyBaseLogger } from 'fastify';
 
 /**

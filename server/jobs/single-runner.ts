@@ -1,3 +1,7 @@
+/**
+ * The single-task worker: claims queued /verify/single tasks, verifies each and stores its result
+ * (unknowns refunded).
+ */
 import { setTimeout as delay } from 'node:timers/promises';
 import { untestedChecks } from '@verimark/contract';
 import { normalizeEmail } from '@verimark/contract/address';

@@ -1,3 +1,7 @@
+/**
+ * One pass over a claimed batch: verifies the rows still to decide, defers those answered
+ * "not now" (./deferral.ts), and once every row is decided renders their result lines in row order.
+ */
 import { normalizeEmail } from '@verimark/contract/address';
 import { csvLine } from '@verimark/contract/csv-cell';
 import { emailCell } from '../csv/email-column';

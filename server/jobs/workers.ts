@@ -1,3 +1,7 @@
+/**
+ * Workers: the verification side of a process (single tasks and bulk batches from any process's
+ * queue), started and stopped together.
+ */
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceConfig } from '../config';
 import type { Engine } from '../engine/types';

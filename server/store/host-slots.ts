@@ -1,6 +1,6 @@
 /**
- * What the stores' per-MX-host slots have in common (sqlite/host-slots.ts, postgres/host-
- * slots.ts): the protocol of `HostSlots.tryAcquire` and the waiters of this process. A waiter
+ * What the stores' per-MX-host slots have in common (sqlite/host-slots.ts,
+ * postgres/host-slots.ts): the protocol of `HostSlots.tryAcquire` and the waiters of this process. A waiter
  * is armed before the slots are looked at, so a release in between is never missed; it is woken
  * by every release of its host in this process, by the store when another process announces
  * one, and in any case after a short delay (with jitter, so waiters do not all ask at once).

@@ -1,3 +1,7 @@
+/**
+ * Identifiers: file and task ids, API keys and their hashes, and a process's name as the owner of
+ * leases and slots.
+ */
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 

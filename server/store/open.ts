@@ -1,3 +1,7 @@
+/**
+ * Opens the store the configuration names: Postgres when DATABASE_URL is set, else SQLite in
+ * DATA_DIR.
+ */
 import type { ServiceConfig } from '../config';
 import { openPostgresStore } from './postgres/store';
 import { openSqliteStore } from './sqlite/store';

@@ -28,11 +28,27 @@ export async function removeResultFile(dataDir: string, fileId: string): Promise
 }
 
 /**
+ * Deletes one file (another key's, or none: false) with its rows and results, leaving nothing of
+ * them readable on disk (Store.eraseDeleted). `keyId` null: any key's (the admin command).
+ */
+export async function deleteFile(
+  store: Pick<Store, 'files' | 'eraseDeleted'>,
+  dataDir: string,
+  fileId: string,
+  keyId: string | null,
+): Promise<boolean> {
+  if (!(await store.files.delete(fileId, keyId))) return false;
+  await removeResultFile(dataDir, fileId);
+  await store.eraseDeleted();
+  return true;
+}
+
+/**
  * Removes the completed and failed files (with their rows and results) and the completed single
- * tasks last updated more than `days` days ago.
+ * tasks last updated more than `days` days ago, leaving nothing of them readable on disk.
  */
 export async function purgeOlderThan(
-  store: Pick<Store, 'files' | 'tasks'>,
+  store: Pick<Store, 'files' | 'tasks' | 'eraseDeleted'>,
   dataDir: string,
   days: number,
 ): Promise<Purged> {
@@ -40,5 +56,6 @@ export async function purgeOlderThan(
   const files = await store.files.purge(before);
   for (const id of files) await removeResultFile(dataDir, id);
   const tasks = await store.tasks.purge(before);
+  if (files.length + tasks > 0) await store.eraseDeleted();
   return { files: files.length, tasks };
 }

@@ -5,9 +5,14 @@
  * Every method is async so the route and worker code is the same for both.
  */
 import type { Mode, ServerFileRecord, Verdict } from '@verimark/contract';
-import type { QueueDepth } from '../app/metrics';
 import type { HostSlots } from '../engine/limits';
 import type { VerificationResult } from '../engine/types';
+
+/** Work waiting or running, read from the database (for /metrics, at each scrape). */
+export interface QueueDepth {
+  files: { pending: number; processing: number };
+  tasks: { pending: number };
+}
 
 export interface KeyRecord {
   id: string;
@@ -310,10 +315,18 @@ export interface Store {
   /** Throws when the database does not answer (for /healthz). */
   ping(): Promise<void>;
   /**
-   * An online backup of the whole database to a new file at `path` (SQLite: its backup API,
-   * while the service runs). Postgres throws BackupUnsupportedError: back it up with pg_dump.
+   * An online backup of the live rows to a new file at `path`, created 0600, while the service
+   * runs (SQLite: VACUUM INTO, so nothing deleted comes along and other processes' writes do not
+   * hold it back). Postgres throws BackupUnsupportedError: back it up with pg_dump.
    */
   backup(path: string): Promise<void>;
+  /**
+   * Called after rows were deleted: leaves nothing of them readable in the database's files
+   * (SQLite: deletes already zero their bytes; the write-ahead log that still holds the pages as
+   * they were is checkpointed and truncated). Postgres: nothing here; dead rows stay in the
+   * table's files until VACUUM (docs/self-hosting.md, Retention and deletion).
+   */
+  eraseDeleted(): Promise<void>;
   /** SIGNING_SECRET, else one generated once and shared by every process of this store. */
   signingSecret(configured: string | null): Promise<string>;
   close(): Promise<void>;

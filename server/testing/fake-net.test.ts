@@ -1,3 +1,7 @@
+/**
+ * The fake network itself: its DNS answers and counts, its SMTP server's answers per domain and
+ * greylisting.
+ */
 import { promises as dns } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDisposable, isFreeProvider } from '../engine/lists';

@@ -1,3 +1,7 @@
+/**
+ * The batch queue on Postgres: workers claim open batches with a lease (FOR UPDATE SKIP LOCKED)
+ * and commit their results, or defer them with what was decided so far.
+ */
 import type { BatchDeferred, BatchDone, BatchQueue, ClaimedBatch, FileRow } from '../store';
 import { nowIso } from '../store';
 import { giveCredits } from './keys';

@@ -1,3 +1,7 @@
+/**
+ * Bulk files on Postgres: receiving an upload in blocks of batches, accepting it, listing, status,
+ * results, deletion and purge.
+ */
 import { acceptedFileValues } from '../new-rows';
 import type { FilePage, FileRow, FileStore, NewBatch, NewFile, ReceivingFile, ReceivingRow } from '../store';
 import { deleteRefund, nowIso } from '../store';

@@ -1,3 +1,7 @@
+/**
+ * API keys on Postgres: created hashed, looked up, credited and debited without overdraft,
+ * revoked.
+ */
 import { hashApiKey } from '../ids';
 import { newKeyRecord } from '../new-rows';
 import { type CreateKeyOptions, type KeyRecord, type KeyStore, nowIso } from '../store';

@@ -1,3 +1,6 @@
+/**
+ * The Postgres schema as an append-only list of migrations.
+ */
 import * as sql from '../schema-sql';
 
 /**

@@ -1,3 +1,7 @@
+/**
+ * The Postgres connection pool: connecting with retries while the database starts (up to 60 s),
+ * transactions, and where it connects for log lines.
+ */
 import pg from 'pg';
 import { PG_MIGRATIONS } from './migrations';
 

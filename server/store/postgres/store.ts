@@ -1,3 +1,7 @@
+/**
+ * The Postgres store (DATABASE_URL): its parts put together, migrated under an advisory lock by
+ * whichever process starts first.
+ */
 import { randomBytes } from 'node:crypto';
 import { BackupUnsupportedError, type Store } from '../store';
 import { PgBatchQueue } from './batches';
@@ -52,6 +56,9 @@ export async function openPostgresStore(
       throw new BackupUnsupportedError(
         'The database is Postgres (DATABASE_URL): back it up with pg_dump, e.g. pg_dump --format=custom --file=verimark.dump "$DATABASE_URL"; restore with pg_restore.',
       );
+    },
+    async eraseDeleted() {
+      // A DELETE leaves dead rows in the table's pages until (auto)VACUUM: docs/self-hosting.md.
     },
     async signingSecret(configured) {
       if (configured) return configured;

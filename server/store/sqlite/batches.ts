@@ -1,3 +1,7 @@
+/**
+ * The batch queue on SQLite: claims serialised by BEGIN IMMEDIATE (also across processes on one
+ * file), leases, results committed at once or deferred with what was decided so far.
+ */
 import type { BatchDeferred, BatchDone, BatchQueue, ClaimedBatch, FileRow } from '../store';
 import { nowIso } from '../store';
 import type { Db } from './db';

@@ -1,3 +1,7 @@
+/**
+ * SqliteHostSlots: the per-host limit across connections to one file, waking waiters, taking back
+ * a dead process's slots.
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';

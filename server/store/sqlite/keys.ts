@@ -1,3 +1,6 @@
+/**
+ * API keys on SQLite: created hashed, looked up, credited and debited without overdraft, revoked.
+ */
 import { hashApiKey } from '../ids';
 import { newKeyRecord } from '../new-rows';
 import { type CreateKeyOptions, type KeyRecord, type KeyStore, nowIso } from '../store';

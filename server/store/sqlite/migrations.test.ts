@@ -1,3 +1,7 @@
+/**
+ * SQLite migrations on a database in use: migration 4 rebuilds bulk_files keeping its rows,
+ * batches and counter.
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

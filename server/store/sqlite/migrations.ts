@@ -1,3 +1,7 @@
+/**
+ * The SQLite schema as an append-only list of migrations (PRAGMA user_version counts those
+ * applied).
+ */
 import * as sql from '../schema-sql';
 
 /**

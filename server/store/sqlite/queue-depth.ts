@@ -1,4 +1,7 @@
-import type { QueueDepth } from '../../app/metrics';
+/**
+ * The queue's depth on SQLite (files by state, pending tasks), for /metrics.
+ */
+import type { QueueDepth } from '../store';
 import { type Db, prepared } from './db';
 
 /** Unfinished work in the database: files by state, single tasks pending (for /metrics). */

@@ -1,7 +1,10 @@
+/**
+ * The default store: SQLite in DATA_DIR, its parts put together; backups by VACUUM INTO.
+ */
 import { loadSigningSecret } from '../../signing';
 import type { Store } from '../store';
 import { SqliteBatchQueue } from './batches';
-import { openDatabase } from './db';
+import { backupInto, openDatabase, truncateWal } from './db';
 import { SqliteFileStore } from './files';
 import { SqliteHostSlots } from './host-slots';
 import { SqliteKeyStore } from './keys';
@@ -25,9 +28,8 @@ export function openSqliteStore(dataDir: string, perHostConcurrency: number): St
     ping: async () => {
       db.prepare('SELECT 1').get();
     },
-    backup: async (path) => {
-      await db.backup(path);
-    },
+    backup: async (path) => backupInto(db, path),
+    eraseDeleted: async () => truncateWal(db),
     signingSecret: async (configured) => loadSigningSecret(dataDir, configured),
     close: async () => {
       hostSlots.close();

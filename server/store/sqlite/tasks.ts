@@ -1,3 +1,7 @@
+/**
+ * Single tasks on SQLite: created with their credit, claimed with a lease, completed with their
+ * refund, purged.
+ */
 import type { Mode } from '@verimark/contract';
 import type { VerificationResult } from '../../engine/types';
 import { newTaskRow } from '../new-rows';

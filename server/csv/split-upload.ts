@@ -1,3 +1,8 @@
+/**
+ * An upload's data rows split into batches as it is parsed — at upload time, on the scanner's
+ * thread, not by a job — and handed to the database in blocks (BatchBlocks); the header of its
+ * results CSV.
+ */
 import { RESULT_COLUMNS } from '@verimark/contract';
 import { csvLine } from '@verimark/contract/csv-cell';
 import type { NewBatch } from '../store/store';

@@ -1,12 +1,16 @@
+/**
+ * BatchBlocks fed by the counting pass: the batches hold exactly the file's rows, wide rows close
+ * batches early, and at most four blocks wait to be stored.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectDialect, readRows } from '../csv/rows';
-import { countRows } from '../csv/scan';
-import { ThreadScan } from '../csv/scan-thread';
 import type { NewBatch } from '../store/store';
+import { detectDialect, readRows } from './rows';
+import { countRows } from './scan';
+import { ThreadScan } from './scan-thread';
 import { BatchBlocks } from './split-upload';
 
 const dir = mkdtempSync(join(tmpdir(), 'verimark-blocks-'));
