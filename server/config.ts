@@ -6,7 +6,6 @@ import net from 'node:net';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import type { EngineConfig } from './engine/types';
-import type { DeferralPolicy } from './jobs/deferral';
 
 /** Everything the service reads from its environment (docs/design.md §4). */
 export interface ServiceConfig {
@@ -49,6 +48,14 @@ export interface ServiceConfig {
   batchRows: number;
   /** Log level for pino. */
   logLevel: string;
+}
+
+/** When bulk rows answered "not now" are tried again (server/jobs/deferral.ts). */
+export interface DeferralPolicy {
+  /** How long a greylisting server is given before a row is tried again (GREYLIST_WINDOW_MS). */
+  greylistWindowMs: number;
+  /** First back-off after a connection limit or a refusal about us (RETRY_BACKOFF_MS). */
+  backoffMs: number;
 }
 
 type Env = Record<string, string | undefined>;

@@ -14,16 +14,12 @@
  * with the batch (BatchQueue.defer), so deferred rows survive restarts and are verified, charged
  * and counted exactly once.
  */
+import type { DeferralPolicy } from '../config';
 import type { VerificationResult } from '../engine/types';
 
 export type RetryClass = 'greylist' | 'throttled' | 'policy';
 
-export interface DeferralPolicy {
-  /** How long a greylisting server is given before a row is tried again (GREYLIST_WINDOW_MS). */
-  greylistWindowMs: number;
-  /** First back-off after a connection limit or a refusal about us (RETRY_BACKOFF_MS). */
-  backoffMs: number;
-}
+export type { DeferralPolicy };
 
 /** One row of a batch between passes. */
 export interface PartialRow {
