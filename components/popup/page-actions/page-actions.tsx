@@ -7,7 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { useInterval } from '@/components/popup/use-interval';
-import { t } from '@/lib/shared/i18n';
+import { t, tn } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { sendPageMessage } from '@/lib/shared/page-messages';
 import type { PageAddress } from '@/lib/shared/views';
@@ -47,7 +47,7 @@ export function PageActions() {
     // The user's confirmed act: the tab may verify exactly these addresses past its per-tab cap.
     await sendMessage('allowPageVerify', { tabId, emails: addressesToVerify(addresses) });
     const { asked } = await sendPageMessage('verifyPage', undefined, { tabId, frameId: 0 });
-    setNote(t('popup_page_asked', asked));
+    setNote(tn('popup_page_asked', asked));
     await refresh();
   };
   const onExport = () => {

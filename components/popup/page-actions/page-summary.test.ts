@@ -22,15 +22,15 @@ describe('page summary', () => {
 
   it('counts the addresses by status, verdicts first', () => {
     expect(summaryText(page)).toBe(
-      'popup_page_summary|5|popup_page_n_deliverable|2, popup_page_n_undeliverable|1, popup_page_n_error|1, popup_page_n_unverified|1',
+      'popup_page_summary_other|5|popup_page_n_deliverable_other|2, popup_page_n_undeliverable_one|1, popup_page_n_error_one|1, popup_page_n_unverified_one|1',
     );
-    expect(summaryText(page.slice(0, 1))).toBe('popup_page_summary_one|popup_page_n_deliverable|1');
+    expect(summaryText(page.slice(0, 1))).toBe('popup_page_summary_one|1|popup_page_n_deliverable_one|1');
   });
 
   it('says what "Verify all" costs: one credit per address not verified (or failed)', () => {
     expect(toVerify(page)).toBe(2);
-    expect(verifyAllLabel(2)).toBe('popup_page_verify_all|2');
-    expect(verifyAllLabel(1)).toBe('popup_page_verify_all_one');
+    expect(verifyAllLabel(2)).toBe('popup_page_verify_all_other|2');
+    expect(verifyAllLabel(1)).toBe('popup_page_verify_all_one|1');
     expect(verifyAllLabel(0)).toBe('popup_page_verify_none');
   });
 
