@@ -83,6 +83,22 @@ describe('count messages', () => {
   });
 });
 
+describe('download file names', () => {
+  const keys = Object.keys(catalogs.en).filter((key) => key.startsWith('file_'));
+
+  it('are translated, and hold nothing a downloads API refuses', () => {
+    expect(keys.length).toBeGreaterThanOrEqual(6);
+    for (const lang of ['de', 'fr', 'es'] as const) {
+      for (const key of keys) {
+        const name = catalogs[lang][key]?.message ?? '';
+        expect(name, `${lang} ${key}`).not.toBe(catalogs.en[key]?.message);
+        expect(name, `${lang} ${key}`).toMatch(/^[\p{L}\p{N}][\p{L}\p{N}-]*$/u);
+      }
+    }
+    expect(catalogs.fr.file_page_addresses?.message).toBe('adresses-de-la-page');
+  });
+});
+
 describe('French', () => {
   it('finds a missing no-break space before ; : ! ? and inside « »', () => {
     expect(

@@ -11,7 +11,14 @@ import { t, tn } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { sendPageMessage } from '@/lib/shared/page-messages';
 import type { PageAddress } from '@/lib/shared/views';
-import { addressesToVerify, pageCsv, summaryText, toVerify, verifyAllLabel } from './page-summary';
+import {
+  addressesToVerify,
+  pageCsv,
+  pageCsvName,
+  summaryText,
+  toVerify,
+  verifyAllLabel,
+} from './page-summary';
 
 const REFRESH_MS = 1500;
 
@@ -54,7 +61,7 @@ export function PageActions() {
     const url = URL.createObjectURL(new Blob([pageCsv(addresses)], { type: 'text/csv;charset=utf-8' }));
     const link = document.createElement('a');
     link.href = url;
-    link.download = 'page-addresses.csv';
+    link.download = pageCsvName();
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };

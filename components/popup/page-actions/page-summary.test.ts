@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import type { PageAddress } from '@/lib/shared/views';
-import { pageCsv, summaryText, toVerify, verifyAllLabel } from './page-summary';
+import { pageCsv, pageCsvName, summaryText, toVerify, verifyAllLabel } from './page-summary';
 
 const page: PageAddress[] = [
   { email: 'a@x.test', status: 'deliverable', reason: 'accepted_email' },
@@ -39,5 +39,9 @@ describe('page summary', () => {
     expect(csv).toBe(
       'email,status,reason\r\na@x.test,deliverable,accepted_email\r\nb@x.test,deliverable,accepted_email\r\n\'=cmd@x.test,invalid,"a,b"\r\n',
     );
+  });
+
+  it('names the export through the catalog (adresses-de-la-page.csv in French)', () => {
+    expect(pageCsvName()).toBe('file_page_addresses.csv');
   });
 });

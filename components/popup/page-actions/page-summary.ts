@@ -1,4 +1,4 @@
-/** What the page actions show: counts by status in words, the cost of "Verify all", and the CSV. */
+/** What the page actions show: counts by status in words, the cost of "Verify all", and the CSV and its name. */
 import { type CountKey, t, tn } from '@/lib/shared/i18n';
 import type { PageAddress, PageStatus } from '@/lib/shared/views';
 
@@ -57,6 +57,11 @@ export function verifyAllLabel(credits: number): string {
 function cell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** The export's file name, in the person's language ("page-addresses.csv", "adresses-de-la-page.csv"). */
+export function pageCsvName(): string {
+  return `${t('file_page_addresses')}.csv`;
 }
 
 /** The page's addresses with their verdicts: `email,status,reason`, CRLF lines. */
