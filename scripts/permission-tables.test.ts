@@ -26,7 +26,7 @@ interface Manifest {
 }
 
 /** The rows of the first table after `marker` in `file`: its cells, header and rule left out. */
-export function tableAfter(text: string, marker: string): string[][] {
+function tableAfter(text: string, marker: string): string[][] {
   const start = text.indexOf(marker);
   if (start < 0) throw new Error(`no "${marker}"`);
   const lines = text.slice(start).split('\n');
@@ -45,7 +45,7 @@ export function tableAfter(text: string, marker: string): string[][] {
 }
 
 /** What a row's first cell names: its backticked permissions and host patterns. */
-export function named(cell: string): string[] {
+function named(cell: string): string[] {
   return [...cell.matchAll(/`([^`]+)`/g)].map(([, name = '']) => name).filter((name) => !KEYS.has(name));
 }
 
