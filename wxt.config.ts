@@ -107,7 +107,10 @@ export default defineConfig({
               id: 'verimark@verimark.dev',
               // data_collection_permissions needs Firefox 140 (142 on Android).
               strict_min_version: '140.0',
-              data_collection_permissions: { required: ['personallyIdentifyingInfo', 'websiteContent'] },
+              // The API key is a credential sent off the device (to the service it was saved for).
+              data_collection_permissions: {
+                required: ['personallyIdentifyingInfo', 'websiteContent', 'authenticationInfo'],
+              },
             },
             gecko_android: { strict_min_version: '142.0' },
           },

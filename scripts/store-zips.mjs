@@ -3,7 +3,8 @@
 // check it. Builds the store zips (`npm run zip`: Chrome, Firefox, sources), lints the Firefox zip
 // with `web-ext lint` (0 errors), then unpacks the sources zip into a temporary folder, runs the
 // documented build there (`npm ci -w contract --include-workspace-root --ignore-scripts`, then
-// `npm run zip`; docs/store/firefox.md) and requires the same files, byte for byte, in both browsers' zips. Prints `✓`/`✗` lines and exits
+// `npm run zip`; docs/store/firefox.md) and requires the same files, byte for byte, in the Firefox
+// zip (the sources zip cannot build Chrome's offscreen page). Prints `✓`/`✗` lines and exits
 // non-zero on any failure. Needs the npm registry or a warm npm cache (npm ci --prefer-offline).
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';

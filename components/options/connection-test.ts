@@ -1,11 +1,11 @@
 /** The text shown for a "Test connection" result. */
 
-import { t } from '@/lib/shared/i18n';
+import { t, tn } from '@/lib/shared/i18n';
 import type { AccountView, ConnectionResult } from '@/lib/shared/views';
 
 /** " Balance: 1,000 credits." when the service tells it, else ''. */
 function balanceText(account: AccountView | null | undefined): string {
-  return account ? ` ${t('options_balance', account.credits)}` : '';
+  return account ? ` ${tn('options_balance', account.credits)}` : '';
 }
 
 export function connectionText(result: ConnectionResult): string {

@@ -1,7 +1,7 @@
 /** "Forget API key" and "Clear cached verdicts": each says what it did in its own status line. */
 import { useState } from 'preact/hooks';
 import { fromMessageError } from '@/lib/api/errors';
-import { t } from '@/lib/shared/i18n';
+import { t, tn } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import type { SettingsView } from '@/lib/shared/views';
 
@@ -34,7 +34,7 @@ export function DataSection({ view, onSaved }: Props) {
   const clearCache = () =>
     run(async () => {
       const { cleared } = await sendMessage('clearVerdictCache');
-      return t('options_cache_cleared', String(cleared));
+      return tn('options_cache_cleared', cleared);
     });
 
   return (

@@ -5,11 +5,10 @@
  */
 import { type ComponentChildren, createContext } from 'preact';
 import { useCallback, useContext, useEffect, useMemo, useState } from 'preact/hooks';
-import { t } from '@/lib/shared/i18n';
+import { t, tn } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import type { AccountView } from '@/lib/shared/views';
 import { useApi, useRecovered } from './api-status';
-import { formatNumber } from './format';
 
 /** Below this many credits the header says the balance is low. */
 const LOW_BALANCE = 50;
@@ -46,7 +45,7 @@ export function Balance() {
   const low = account.credits < LOW_BALANCE;
   return (
     <p class={`balance${low ? ' balance-low' : ''}`} data-testid="balance">
-      {t('popup_balance', formatNumber(account.credits))}
+      {tn('popup_balance', account.credits)}
     </p>
   );
 }
@@ -57,9 +56,7 @@ export function LowBalanceHint() {
   if (!account || account.credits >= LOW_BALANCE) return null;
   return (
     <p class="hint-low" data-testid="low-balance">
-      {account.credits === 0
-        ? t('popup_balance_empty')
-        : t('popup_balance_low', formatNumber(account.credits))}
+      {account.credits === 0 ? t('popup_balance_empty') : tn('popup_balance_low', account.credits)}
     </p>
   );
 }

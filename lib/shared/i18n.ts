@@ -2,6 +2,12 @@
  * The one i18n of every context (popup, options, content script, background): the strings of
  * public/_locales through browser.i18n, with keys typed from the English catalog (a type-only
  * import: the catalog is not bundled). Numbers are written as the UI language writes them.
+ *
+ * Counts: chrome.i18n has no plurals, so a message that shows a count is a pair of keys,
+ * `<base>_one` and `<base>_other`, and `tn` picks one with Intl.PluralRules in the UI language
+ * ("one" is 1 in English, German and Spanish, 0 and 1 in French; every other category takes
+ * `_other`). The count is always $1. Every count the extension shows goes through `tn`
+ * (docs/glossary.md; i18n-plurals.test.ts fails on a count message outside a pair).
  */
 import { browser } from 'wxt/browser';
 import type messages from '@/public/_locales/en/messages.json';
@@ -35,4 +41,30 @@ export function message(key: MessageKey, ...substitutions: string[]): string {
 export function t(key: MessageKey, ...substitutions: (string | number)[]): string {
   const lang = uiLanguage();
   return message(key, ...substitutions.map((s) => (typeof s === 'number' ? s.toLocaleString(lang) : s)));
+}
+
+/** Bases of the count messages: `<base>_one` and `<base>_other` both exist. */
+export type CountKey = {
+  [K in MessageKey]: K extends `${infer Base}_one`
+    ? `${Base}_other` extends MessageKey
+      ? Base
+      : never
+    : never;
+}[MessageKey];
+
+/** "one" or "other": the form of a count message `count` takes in the UI language. */
+export function pluralForm(count: number, lang = uiLanguage()): 'one' | 'other' {
+  let rules: Intl.PluralRules;
+  try {
+    rules = new Intl.PluralRules(lang);
+  } catch {
+    rules = new Intl.PluralRules('en');
+  }
+  return rules.select(count) === 'one' ? 'one' : 'other';
+}
+
+/** A count message: `<base>_one` or `<base>_other` for `count`, with the count as $1 (in the UI language's digits). */
+export function tn(base: CountKey, count: number, ...substitutions: (string | number)[]): string {
+  const key = `${base}_${pluralForm(count)}` as MessageKey;
+  return t(key, count, ...substitutions);
 }

@@ -1,8 +1,9 @@
 /**
  * Test support: finds the message keys a source file uses (`t('key', …)`, `getMessage('key')`,
  * `__MSG_key__`) and checks them against _locales/en/messages.json: every literal key exists,
- * every computed key (`t(`popup_mode_${mode}`)`) exists for each value it takes, and every
- * `$NAME$` of a message has its placeholder. (`t` also checks literal keys at compile time.)
+ * every computed key (`t(`popup_mode_${mode}`)`) exists for each value it takes, a count message
+ * (`tn('key', n)`) has `key_one` and `key_other`, and every `$NAME$` of a message has its
+ * placeholder. (`t` and `tn` also check literal keys at compile time.)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -16,7 +17,7 @@ export type Locale = Record<string, LocaleEntry>;
 /** Keys built at run time from a prefix (e.g. `options_mode_${mode}`) and every value they take. */
 type Dynamic = Record<string, readonly string[]>;
 
-const CALL = /\b(?:t|message|getMessage)\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+const CALL = /\b(t|tn|message|getMessage)\(\s*(['"`])((?:\\.|(?!\2)[^\\])*)\2/g;
 const MANIFEST = /__MSG_(\w+)__/g;
 
 function checkKey(key: string, locale: Locale, where: string): string[] {
@@ -26,15 +27,18 @@ function checkKey(key: string, locale: Locale, where: string): string[] {
 /** Problems of one file's message keys (empty when all is well). */
 export function checkSource(source: string, locale: Locale, dynamic: Dynamic, where = 'source'): string[] {
   const problems: string[] = [];
-  for (const [, quote, key = ''] of source.matchAll(CALL)) {
+  for (const [, fn, quote, key = ''] of source.matchAll(CALL)) {
+    // A count message is the pair `<key>_one` and `<key>_other` (lib/shared/i18n.ts).
+    const forms = fn === 'tn' ? ['_one', '_other'] : [''];
     const hole = quote === '`' ? key.indexOf('${') : -1;
     if (hole < 0) {
-      problems.push(...checkKey(key, locale, where));
+      for (const form of forms) problems.push(...checkKey(key + form, locale, where));
       continue;
     }
     const values = dynamic[key.slice(0, hole)];
     if (!values) problems.push(`${where}: the computed key ${key} has no known values`);
-    for (const value of values ?? []) problems.push(...checkKey(key.slice(0, hole) + value, locale, where));
+    for (const value of values ?? [])
+      for (const form of forms) problems.push(...checkKey(key.slice(0, hole) + value + form, locale, where));
   }
   for (const [, key = ''] of source.matchAll(MANIFEST)) problems.push(...checkKey(key, locale, where));
   return problems;

@@ -3,8 +3,7 @@
  * each verdict — so the bar is never the only place the numbers are.
  */
 import type { FileRecord } from '@verimark/contract';
-import { formatNumber } from '@/components/popup/format';
-import { t } from '@/lib/shared/i18n';
+import { tn } from '@/lib/shared/i18n';
 
 const PARTS = ['deliverable', 'risky', 'undeliverable', 'unknown'] as const;
 
@@ -34,7 +33,7 @@ export function CountsBar({ counts }: { counts: FileRecord['meta_data'] }) {
         {PARTS.map((part) => (
           <li key={part} class={`status-${part}`}>
             <span class="swatch" aria-hidden="true" />
-            {t(`popup_count_${part}`, formatNumber(counts[part]))}
+            {tn(`popup_count_${part}`, counts[part])}
             {total > 0 && <span class="percent"> ({percentOf(counts[part], total)}%)</span>}
           </li>
         ))}

@@ -1,9 +1,8 @@
 /** "Download" (all rows) and "More download options" (subsets) for one completed file. */
 
 import { useApi } from '@/components/popup/api-status';
-import { formatNumber } from '@/components/popup/format';
 import { useAnnounce } from '@/components/popup/live-status';
-import { t } from '@/lib/shared/i18n';
+import { t, tn } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import type { Subset } from '@/lib/shared/views';
 import { DownloadMenu } from './download-menu';
@@ -20,7 +19,7 @@ export function DownloadActions({ fileId, fileName }: { fileId: string; fileName
     const name = t(`popup_subset_${subset}`);
     announce(t('popup_subset_starting', name, fileName));
     const result = await call(() => sendMessage('downloadSubset', { fileId, fileName, subset }), 'download');
-    if (result) announce(t('popup_subset_started', name, formatNumber(result.rows), fileName));
+    if (result) announce(tn('popup_subset_started', result.rows, name, fileName));
   };
   return (
     <div class="download-actions">

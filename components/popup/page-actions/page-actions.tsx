@@ -7,11 +7,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import { browser } from 'wxt/browser';
 import { useInterval } from '@/components/popup/use-interval';
-import { t } from '@/lib/shared/i18n';
+import { t, tn } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
 import { sendPageMessage } from '@/lib/shared/page-messages';
 import type { PageAddress } from '@/lib/shared/views';
-import { addressesToVerify, pageCsv, summaryText, toVerify, verifyAllLabel } from './page-summary';
+import {
+  addressesToVerify,
+  pageCsv,
+  pageCsvName,
+  summaryText,
+  toVerify,
+  verifyAllLabel,
+} from './page-summary';
 
 const REFRESH_MS = 1500;
 
@@ -47,14 +54,14 @@ export function PageActions() {
     // The user's confirmed act: the tab may verify exactly these addresses past its per-tab cap.
     await sendMessage('allowPageVerify', { tabId, emails: addressesToVerify(addresses) });
     const { asked } = await sendPageMessage('verifyPage', undefined, { tabId, frameId: 0 });
-    setNote(t('popup_page_asked', asked));
+    setNote(tn('popup_page_asked', asked));
     await refresh();
   };
   const onExport = () => {
     const url = URL.createObjectURL(new Blob([pageCsv(addresses)], { type: 'text/csv;charset=utf-8' }));
     const link = document.createElement('a');
     link.href = url;
-    link.download = 'page-addresses.csv';
+    link.download = pageCsvName();
     link.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   };

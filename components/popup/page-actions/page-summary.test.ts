@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { browser } from 'wxt/browser';
 import type { PageAddress } from '@/lib/shared/views';
-import { pageCsv, summaryText, toVerify, verifyAllLabel } from './page-summary';
+import { pageCsv, pageCsvName, summaryText, toVerify, verifyAllLabel } from './page-summary';
 
 const page: PageAddress[] = [
   { email: 'a@x.test', status: 'deliverable', reason: 'accepted_email' },
@@ -22,15 +22,15 @@ describe('page summary', () => {
 
   it('counts the addresses by status, verdicts first', () => {
     expect(summaryText(page)).toBe(
-      'popup_page_summary|5|popup_page_n_deliverable|2, popup_page_n_undeliverable|1, popup_page_n_error|1, popup_page_n_unverified|1',
+      'popup_page_summary_other|5|popup_page_n_deliverable_other|2, popup_page_n_undeliverable_one|1, popup_page_n_error_one|1, popup_page_n_unverified_one|1',
     );
-    expect(summaryText(page.slice(0, 1))).toBe('popup_page_summary_one|popup_page_n_deliverable|1');
+    expect(summaryText(page.slice(0, 1))).toBe('popup_page_summary_one|1|popup_page_n_deliverable_one|1');
   });
 
   it('says what "Verify all" costs: one credit per address not verified (or failed)', () => {
     expect(toVerify(page)).toBe(2);
-    expect(verifyAllLabel(2)).toBe('popup_page_verify_all|2');
-    expect(verifyAllLabel(1)).toBe('popup_page_verify_all_one');
+    expect(verifyAllLabel(2)).toBe('popup_page_verify_all_other|2');
+    expect(verifyAllLabel(1)).toBe('popup_page_verify_all_one|1');
     expect(verifyAllLabel(0)).toBe('popup_page_verify_none');
   });
 
@@ -39,5 +39,9 @@ describe('page summary', () => {
     expect(csv).toBe(
       'email,status,reason\r\na@x.test,deliverable,accepted_email\r\nb@x.test,deliverable,accepted_email\r\n\'=cmd@x.test,invalid,"a,b"\r\n',
     );
+  });
+
+  it('names the export through the catalog (adresses-de-la-page.csv in French)', () => {
+    expect(pageCsvName()).toBe('file_page_addresses.csv');
   });
 });

@@ -1,5 +1,5 @@
-/** What the page actions show: counts by status in words, the cost of "Verify all", and the CSV. */
-import { type MessageKey, t } from '@/lib/shared/i18n';
+/** What the page actions show: counts by status in words, the cost of "Verify all", and the CSV and its name. */
+import { type CountKey, t, tn } from '@/lib/shared/i18n';
 import type { PageAddress, PageStatus } from '@/lib/shared/views';
 
 /** Order of the counts in the summary: verdicts first, then what still needs the user. */
@@ -14,7 +14,7 @@ const ORDER: readonly PageStatus[] = [
   'unverified',
 ];
 
-const COUNT_KEY: Record<PageStatus, MessageKey> = {
+const COUNT_KEY: Record<PageStatus, CountKey> = {
   deliverable: 'popup_page_n_deliverable',
   undeliverable: 'popup_page_n_undeliverable',
   risky: 'popup_page_n_risky',
@@ -34,10 +34,8 @@ function countByStatus(addresses: readonly PageAddress[]): Map<PageStatus, numbe
 /** "This page: 12 addresses — 8 deliverable, 1 undeliverable, 3 not verified yet". */
 export function summaryText(addresses: readonly PageAddress[]): string {
   const counts = countByStatus(addresses);
-  const parts = ORDER.filter((s) => counts.has(s)).map((s) => t(COUNT_KEY[s], counts.get(s) ?? 0));
-  return addresses.length === 1
-    ? t('popup_page_summary_one', parts.join(', '))
-    : t('popup_page_summary', addresses.length, parts.join(', '));
+  const parts = ORDER.filter((s) => counts.has(s)).map((s) => tn(COUNT_KEY[s], counts.get(s) ?? 0));
+  return tn('popup_page_summary', addresses.length, parts.join(', '));
 }
 
 /** The addresses "Verify all" asks the service about: one credit each. */
@@ -52,13 +50,18 @@ export function toVerify(addresses: readonly PageAddress[]): number {
 
 export function verifyAllLabel(credits: number): string {
   if (credits === 0) return t('popup_page_verify_none');
-  return credits === 1 ? t('popup_page_verify_all_one') : t('popup_page_verify_all', credits);
+  return tn('popup_page_verify_all', credits);
 }
 
 /** A CSV cell: quoted when needed, and a leading =, +, - or @ defused (spreadsheets run formulas). */
 function cell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+}
+
+/** The export's file name, in the person's language ("page-addresses.csv", "adresses-de-la-page.csv"). */
+export function pageCsvName(): string {
+  return `${t('file_page_addresses')}.csv`;
 }
 
 /** The page's addresses with their verdicts: `email,status,reason`, CRLF lines. */

@@ -4,7 +4,7 @@ import { MODES, type Mode } from '@verimark/contract';
 import { useEffect, useState } from 'preact/hooks';
 import { formatNumber } from '@/components/popup/format';
 import type { PreflightSummary } from '@/lib/csv/preflight';
-import { t } from '@/lib/shared/i18n';
+import { t, tn } from '@/lib/shared/i18n';
 import type { AccountView } from '@/lib/shared/views';
 import { columnDoubt } from './column-doubt';
 
@@ -110,9 +110,7 @@ export function UploadForm({
       )}
       {doubt && (
         <div class="doubt" data-testid="column-doubt">
-          <p role="alert">
-            {t('popup_column_doubt', formatNumber(doubt.emailLike), formatNumber(doubt.sampled))}
-          </p>
+          <p role="alert">{tn('popup_column_doubt', doubt.sampled, formatNumber(doubt.emailLike))}</p>
           <label class="check-label">
             <input
               type="checkbox"

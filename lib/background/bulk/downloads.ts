@@ -1,6 +1,6 @@
 /**
  * Downloading results: a status call issues a fresh signed URL (they expire after an hour),
- * saved through the downloads API as `<name>-verified.csv`. The service's Content-Disposition
+ * saved through the downloads API as `<name>-verified.csv` ("verified" in the person's language). The service's Content-Disposition
  * suggests `<name>-results.csv` for plain browser downloads; the `filename` given here wins in
  * Chromium and Firefox.
  */
@@ -52,10 +52,11 @@ function capBytes(text: string, max: number): string {
  * `leads.csv` → `leads-verified.csv`: one file name (no folders), nothing a downloads API
  * refuses or rewrites, no leading dot (hidden file), a length cap, and `.csv` once at the end.
  */
-export function resultFileName(fileName: string, suffix = 'verified'): string {
+export function resultFileName(fileName: string, suffix = t('file_suffix_verified')): string {
   const cleaned = trimEnds(fileName.normalize('NFC').replace(UNSAFE, '_'));
-  const base = trimEnds(capBytes(cleaned, MAX_BASE_BYTES)) || 'results';
-  return `${DEVICE.test(base) ? '_' : ''}${base}-${suffix}.csv`;
+  const base = trimEnds(capBytes(cleaned, MAX_BASE_BYTES)) || t('file_results');
+  const tail = trimEnds(suffix.normalize('NFC').replace(UNSAFE, '_')) || 'verified';
+  return `${DEVICE.test(base) ? '_' : ''}${base}-${tail}.csv`;
 }
 
 /** A fresh signed URL of a completed file's results CSV, absolute. */

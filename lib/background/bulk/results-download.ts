@@ -2,12 +2,12 @@
  * "More download options" and the results preview: the results CSV is fetched from a fresh signed
  * URL (no key needed) and filtered as it streams in (results-subset.ts), so subsets work with any
  * service and any size up to the 25 MB limit without holding the file. The subset is saved through
- * the downloads API from a blob URL as `<name>-<subset>.csv`: made by the background page in
+ * the downloads API from a blob URL as `<name>-<subset>.csv` (the suffix translated): made by the background page in
  * Firefox, by the offscreen document in Chrome (offscreen.ts).
  */
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
-import { t } from '@/lib/shared/i18n';
+import { type MessageKey, t } from '@/lib/shared/i18n';
 import type { ResultPreview, Subset } from '@/lib/shared/views';
 import { resultFileName, resultsUrl } from './downloads';
 import { holdOffscreen, releaseOffscreen } from './offscreen';
@@ -40,15 +40,35 @@ interface SubsetUrl {
   revoke: () => void;
 }
 
-function failed(failure: SubsetFailure): ApiError {
-  if (failure.kind === 'no_verdicts') return new ApiError('server', t('bg_results_no_verdicts'));
-  return new ApiError(failure.kind, failure.message);
+/** A subset's failure (from here or the offscreen document) in the person's language. */
+export function subsetError(failure: SubsetFailure): ApiError {
+  switch (failure.kind) {
+    case 'no_verdicts':
+      return new ApiError('server', t('bg_results_no_verdicts'));
+    case 'http':
+      return new ApiError(
+        'server',
+        t('bg_results_unreadable', failure.detail),
+        Number(failure.detail) || null,
+      );
+    case 'unreachable':
+      return new ApiError('network', t('api_unreachable', failure.detail));
+    default:
+      return new ApiError('network', t('bg_results_broken', failure.detail));
+  }
 }
+
+/** `leads-deliverable.csv` and the like, the suffix in the person's language. */
+const SUBSET_SUFFIX: Record<Subset, MessageKey> = {
+  deliverable: 'file_suffix_deliverable',
+  deliverable_and_risky: 'file_suffix_deliverable_and_risky',
+  undeliverable: 'file_suffix_undeliverable',
+};
 
 /** Firefox's background page (and any context with blob URLs): built and made here. */
 async function subsetHere(url: string, subset: Subset): Promise<SubsetUrl> {
   const built = await subsetBlob(url, subset);
-  if (!built.ok) throw failed(built);
+  if (!built.ok) throw subsetError(built);
   const blobUrl = URL.createObjectURL(built.blob);
   return { url: blobUrl, rows: built.rows, revoke: () => URL.revokeObjectURL(blobUrl) };
 }
@@ -66,7 +86,7 @@ async function subsetOffscreen(url: string, subset: Subset): Promise<SubsetUrl> 
   }
   if (!answer?.ok) {
     await releaseOffscreen();
-    throw answer ? failed(answer) : new ApiError('server', t('bg_download_failed'));
+    throw answer ? subsetError(answer) : new ApiError('server', t('bg_download_failed'));
   }
   const blobUrl = answer.url;
   const revoke = () => {
@@ -85,7 +105,7 @@ export async function downloadSubset(input: { fileId: string; fileName: string; 
     typeof URL.createObjectURL === 'function'
       ? await subsetHere(url, input.subset)
       : await subsetOffscreen(url, input.subset);
-  const filename = resultFileName(input.fileName, input.subset.replaceAll('_', '-'));
+  const filename = resultFileName(input.fileName, t(SUBSET_SUFFIX[input.subset]));
   let downloadId: number;
   try {
     downloadId = await browser.downloads.download({ url: made.url, filename });

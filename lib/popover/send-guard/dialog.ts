@@ -10,7 +10,7 @@ import { h, isolateEvents, setStyle } from '@/lib/content/badge/dom';
 import { reasonSentence, statusWord } from '@/lib/content/badge/words';
 import { isUserEvent } from '@/lib/content/marking/user-event';
 import type { Flagged } from '@/lib/content/send-guard/decide';
-import { t, uiLanguage } from '@/lib/shared/i18n';
+import { t, tn, uiLanguage } from '@/lib/shared/i18n';
 import { focusRing, looks, paletteFor } from './dialog-look';
 
 export const DIALOG_TAG = 'verimark-send-guard';
@@ -60,7 +60,7 @@ export function openDialog(doc: Document, checking: number, signal: AbortSignal)
   panel.tabIndex = -1;
   const title = h(doc, 'h2', look.title, t('guard_checking_title'));
   title.id = 'vm-guard-title';
-  const text = h(doc, 'p', look.intro, t('guard_checking_text', checking));
+  const text = h(doc, 'p', look.intro, tn('guard_checking_text', checking));
   text.id = 'vm-guard-text';
   const list = h(doc, 'ul', look.list);
   const actions = h(doc, 'div', look.actions);
