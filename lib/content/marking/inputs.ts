@@ -6,7 +6,7 @@
  * Only the user starts paid work (user-event.ts): events a page dispatches are ignored, and a
  * commit needs a trusted edit of the field made by the user since the last commit; a value the
  * page wrote itself, then `focus()`/`blur()`, commits nothing (the budget and the badge's Verify
- * cover addresses the page shows).
+ * cover addresses the page shows). The committed value is read at the commit itself.
  */
 import { isEditable } from '@/lib/content/extract/targets';
 import type { Marker } from './marker';
@@ -27,14 +27,14 @@ export function listenToFields(root: Document | ShadowRoot, deps: InputDeps): vo
   /** Fields the user edited since their last commit. */
   const edited = new WeakSet<Element>();
   const { win, signal, marker } = deps;
-  const later = (el: Element, delay: number, commit: boolean) => {
+  const later = (el: Element, delay: number, asked: readonly string[] = []) => {
     win.clearTimeout(timers.get(el));
     timers.set(
       el,
       win.setTimeout(() => {
         if (signal.aborted) return;
-        const emails = marker.refresh(el, false);
-        if (commit) for (const email of emails) deps.verifyNow(email);
+        marker.refresh(el, false);
+        for (const email of asked) deps.verifyNow(email);
       }, delay),
     );
   };
@@ -48,10 +48,12 @@ export function listenToFields(root: Document | ShadowRoot, deps: InputDeps): vo
     if (kind ? !isEditable(kind) : !isField(target)) return;
     if (!commit) {
       if (userIsActive(win)) edited.add(target);
-      later(target, delay, false);
+      later(target, delay);
       return;
     }
-    if (edited.delete(target)) later(target, delay, true);
+    // What the person asked for is the value at their commit, read now: a value the page swaps in
+    // afterwards is only shown (verified on sight, within the budget), never "asked for".
+    if (edited.delete(target)) later(target, delay, marker.refresh(target, false));
   };
   root.addEventListener('input', onEvent(false, TYPING_PAUSE_MS), { signal, capture: true });
   root.addEventListener('change', onEvent(true, COMMIT_DELAY_MS), { signal, capture: true });
