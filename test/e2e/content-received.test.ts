@@ -6,6 +6,8 @@
  * server's RCPT lines are counted) while the recipients being written to are; a click on a mark
  * still verifies it. The option `sendersOnSight` verifies senders on sight again.
  */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useContentEnv } from './testing/content-env';
 import {
@@ -15,6 +17,7 @@ import {
   rcptCount,
   sendFromExtensionPage,
 } from './testing/content-pages';
+import { ROOT } from './testing/paths';
 import { waitFor } from './testing/process-guard';
 import { launchChromium } from './testing/session';
 
@@ -23,6 +26,24 @@ const VERDICT = expect.stringMatching(/^(deliverable|undeliverable)$/);
 
 async function asked(address: string): Promise<number> {
   return rcptCount(env.net.allCommands(), address);
+}
+
+const SHOTS = path.join(ROOT, 'test-results', 'screenshots');
+
+/** The page as it is, in light and dark (`<name>-light.png`, `<name>-dark.png`). */
+async function shoot(name: string, clip: { x: number; y: number; width: number; height: number }) {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const theme of ['light', 'dark'] as const) {
+    await env.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
+    if (theme === 'dark')
+      await env.page.evaluate(() => {
+        document.documentElement.style.cssText = 'color-scheme: dark; background: #1f1f1f; color: #e3e3e3';
+      });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await env.page.screenshot({ path: path.join(SHOTS, `${name}-${theme}.png`), clip });
+  }
+  await env.page.evaluate(() => document.documentElement.removeAttribute('style'));
+  await env.page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
 }
 
 const credits = () => creditsLeft(env.service.admin);
@@ -53,6 +74,7 @@ describe('senders of received mail in webmail', () => {
     );
     const statuses = await finalStatuses(env.page, ids);
     for (const id of ids) expect(statuses[id], id).toBe('unverified');
+    await shoot('gmail-threads-unverified', { x: 0, y: 0, width: 640, height: 260 });
     await settle();
     expect(before - (await credits())).toBe(1);
     for (const sender of senders) expect(await asked(sender), sender).toBe(0);
@@ -82,6 +104,7 @@ describe('senders of received mail in webmail', () => {
     await finalStatuses(env.page, ['chip-reply', 'outside-link']);
     const sender = await env.page.$eval('span.gD', (el) => el.getAttribute('data-verimark-status'));
     expect(sender).toBe('unverified');
+    await shoot('gmail-message-unverified', { x: 0, y: 0, width: 640, height: 220 });
     await settle();
     expect(await asked('sender@deliverable.test')).toBe(0);
     // Only the reply's recipient and the address outside the message were paid for.
