@@ -246,7 +246,8 @@ describe('startMarking', () => {
     // The page swaps its own address in right after the person's commit.
     field.value = 'swapped@x.test';
     await eventually(() => expect(verified).toEqual(['typed@x.test']));
-    await new Promise((r) => setTimeout(r, 400));
+    // The mark reads the field again after the typing pause: the swapped value is shown, unverified.
+    await new Promise((r) => setTimeout(r, 1000));
     await settle();
     expect(verified).toEqual(['typed@x.test']);
     expect(statusOf(field)).toBe('unverified');
