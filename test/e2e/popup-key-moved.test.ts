@@ -2,7 +2,8 @@
  * A changed service address, in Chromium: the saved key stays bound to the origin it was saved
  * for (docs/design.md §5), and the popup says so — it names the previous address and the new
  * one and asks for the key again — instead of the first-run "Connect Verimark" card. Screenshots
- * in light and dark (test-results/screenshots/popup-key-moved-*.png), checked with axe.
+ * in light and dark (test-results/screenshots/popup-key-moved-*.png), checked with axe. Also the
+ * options page's "Verify senders of received mail on sight", off by default (popup-options-senders-*.png).
  */
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
@@ -46,6 +47,27 @@ describe('the popup after the service address changed', () => {
     });
     await click(page, 'Enter the API key');
     await (await opened).page().then((p) => p?.close());
+    await page.close();
+  });
+
+  it('options: "Verify senders of received mail on sight" is there, off by default, with its reason', async () => {
+    const page = await e2e.session.openExtensionPage('options.html');
+    await page.setViewport({ width: 800, height: 900 });
+    await waitForSelectorText(page, '#guard-heading', /./);
+    const option = await page.evaluate(() => {
+      const label = [...document.querySelectorAll('label')].find((l) =>
+        l.textContent?.includes('Verify senders of received mail on sight'),
+      );
+      const box = label?.querySelector('input');
+      return {
+        checked: box?.checked,
+        hint: document.getElementById(box?.getAttribute('aria-describedby') ?? '')?.textContent,
+      };
+    });
+    expect(option.checked).toBe(false);
+    expect(option.hint).toMatch(/until you click their mark/);
+    await page.$eval('#guard-heading', (el) => el.scrollIntoView());
+    await screenshotBothThemes(page, 'options-senders');
     await page.close();
   });
 });
