@@ -105,14 +105,15 @@ export default defineConfig({
           browser_specific_settings: {
             gecko: {
               id: 'verimark@verimark.dev',
-              // data_collection_permissions needs Firefox 140 (142 on Android).
+              // data_collection_permissions needs Firefox 140.
               strict_min_version: '140.0',
               // The API key is a credential sent off the device (to the service it was saved for).
               data_collection_permissions: {
                 required: ['personallyIdentifyingInfo', 'websiteContent', 'authenticationInfo'],
               },
             },
-            gecko_android: { strict_min_version: '142.0' },
+            // Desktop only: no `gecko_android` (docs/store/firefox.md). Firefox for Android has no
+            // context menus or keyboard commands; the background still starts without them.
           },
           // MV2 has no optional_host_permissions: origins asked at runtime (service URL, enabled sites) go here.
           optional_permissions: ['https://*/*', 'http://*/*'],

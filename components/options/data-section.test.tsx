@@ -29,6 +29,7 @@ const settings: SettingsView = {
   autoVerifyBudget: 25,
   sendGuardOffSites: [],
   sendGuardRisky: false,
+  sendersOnSight: false,
   dailyAutoCap: 200,
 };
 

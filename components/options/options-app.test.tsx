@@ -27,6 +27,7 @@ const settings: SettingsView = {
   autoVerifyBudget: 25,
   sendGuardOffSites: [],
   sendGuardRisky: false,
+  sendersOnSight: false,
   dailyAutoCap: 200,
   apiKeyElsewhere: null,
 };

@@ -43,6 +43,7 @@ beforeEach(() => {
     autoVerifyBudget: 25,
     sendGuardOffSites: ['outlook.office.com'],
     sendGuardRisky: false,
+    sendersOnSight: false,
     dailyAutoCap: 200,
     apiKeyElsewhere: null,
   };
@@ -71,6 +72,15 @@ describe('the send guard options', () => {
     await press(checkbox('Also warn for risky recipients'));
     expect(saved.at(-1)).toEqual({ sendGuardRisky: true });
     expect(shown?.sendGuardRisky).toBe(true);
+  });
+
+  it('verifies senders of received mail on sight only when switched on (off by default)', async () => {
+    await draw();
+    const senders = checkbox('Verify senders of received mail on sight');
+    expect(senders.checked).toBe(false);
+    await press(senders);
+    expect(saved.at(-1)).toEqual({ sendersOnSight: true });
+    expect(shown?.sendersOnSight).toBe(true);
   });
 
   it('says to enable a site first when none is enabled', async () => {

@@ -1,6 +1,7 @@
 /**
  * The send guard's options (docs/design.md §5): on or off per enabled site (on by default where
- * marking is on), and "Also warn for risky recipients" (off by default). Each change is saved at once.
+ * marking is on), and "Also warn for risky recipients" (off by default); and whether senders of
+ * received mail are verified on sight (off by default: they wait for a click). Each change is saved at once.
  */
 import { useState } from 'preact/hooks';
 import { fromMessageError } from '@/lib/api/errors';
@@ -58,6 +59,18 @@ export function SendGuardSection({ view, onSaved }: Props) {
         />{' '}
         {t('options_guard_risky')}
       </label>
+      <label>
+        <input
+          type="checkbox"
+          checked={view.sendersOnSight}
+          aria-describedby="senders-hint"
+          onChange={(e) => void save({ sendersOnSight: e.currentTarget.checked })}
+        />{' '}
+        {t('options_senders_on_sight')}
+      </label>
+      <p class="hint" id="senders-hint">
+        {t('options_senders_on_sight_hint')}
+      </p>
       {error && (
         <p class="status error" role="alert">
           {error}

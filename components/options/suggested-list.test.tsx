@@ -31,6 +31,7 @@ vi.mock('@/lib/shared/messages', () => ({
       autoVerifyBudget: 25,
       sendGuardOffSites: [],
       sendGuardRisky: false,
+      sendersOnSight: false,
       dailyAutoCap: 200,
       apiKeyElsewhere: null,
     };

@@ -14,7 +14,7 @@ import { FilesPanel } from './files/files-panel';
 import { LiveStatusProvider } from './live-status';
 import { OfflineNotice } from './offline-notice';
 import { PageActions } from './page-actions/page-actions';
-import { SetupCard } from './setup-card';
+import { type MovedKey, SetupCard } from './setup-card';
 import { Tabs } from './tabs';
 import { UploadPanel } from './upload/upload-panel';
 import { useInterval } from './use-interval';
@@ -26,13 +26,17 @@ function heartbeat() {
   sendMessage('popupHeartbeat').catch(() => {});
 }
 
-/** Whether a service URL and a key are saved: null until known. */
-function useConfigured(): boolean | null {
+/** Whether a service URL and a key are saved (null until known), and a key left at a previous address. */
+function useConfigured(): [boolean | null, MovedKey | null] {
   const [configured, setConfigured] = useState<boolean | null>(null);
+  const [moved, setMoved] = useState<MovedKey | null>(null);
   useEffect(() => {
     const load = () =>
       sendMessage('getSettings').then(
-        (view) => setConfigured(view.serviceUrl !== '' && view.hasApiKey),
+        (view) => {
+          setConfigured(view.serviceUrl !== '' && view.hasApiKey);
+          setMoved(view.apiKeyElsewhere ? { from: view.apiKeyElsewhere, to: view.serviceUrl } : null);
+        },
         () => setConfigured(false),
       );
     void load();
@@ -40,7 +44,7 @@ function useConfigured(): boolean | null {
     addEventListener('focus', load);
     return () => removeEventListener('focus', load);
   }, []);
-  return configured;
+  return [configured, moved];
 }
 
 function Tools() {
@@ -69,19 +73,19 @@ function Tools() {
 }
 
 export function App() {
-  const configured = useConfigured();
+  const [configured, moved] = useConfigured();
   useEffect(heartbeat, []);
   useInterval(heartbeat, HEARTBEAT_MS);
   return (
     <ApiStatusProvider>
       <LiveStatusProvider>
-        <AccountGate configured={configured} />
+        <AccountGate configured={configured} moved={moved} />
       </LiveStatusProvider>
     </ApiStatusProvider>
   );
 }
 
-function AccountGate({ configured }: { configured: boolean | null }) {
+function AccountGate({ configured, moved }: { configured: boolean | null; moved: MovedKey | null }) {
   const header = (
     <header class="top">
       <h1>{t('extName')}</h1>
@@ -103,7 +107,7 @@ function AccountGate({ configured }: { configured: boolean | null }) {
       <div class="popup">
         {header}
         <div class="panel-body">
-          <SetupCard />
+          <SetupCard moved={moved} />
         </div>
       </div>
     );

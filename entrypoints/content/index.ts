@@ -27,6 +27,7 @@ export default defineContentScript({
       signal: ctx.signal,
       api: backgroundApi,
       budget: config?.autoVerifyBudget ?? DEFAULT_BUDGET,
+      sendersOnSight: config?.sendersOnSight,
       // Same-origin frames are covered by the top document's marker: only it answers the popup.
       onStarted: (marker, book) => {
         if (window === window.top) listenToPopup(marker, book, ctx.signal);

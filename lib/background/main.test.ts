@@ -1,6 +1,7 @@
 import { PATHS } from '@verimark/contract';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { removeAllListeners } from '@/lib/shared/messages';
 import { addJob, getJobs } from '@/lib/storage/jobs';
 import { getCached } from '@/lib/storage/verdict-cache';
 import { POLL_ALARM } from './core/poll-alarm';
@@ -80,5 +81,57 @@ describe('startBackground', () => {
     await until(armed);
     quiet.mockRestore();
     vi.restoreAllMocks();
+  });
+});
+
+describe('startBackground without the optional APIs (Firefox for Android: no menus, no commands)', () => {
+  const OPTIONAL = ['contextMenus', 'commands', 'notifications'] as const;
+  const kept: Partial<Record<(typeof OPTIONAL)[number], unknown>> = {};
+  beforeEach(() => {
+    removeAllListeners(); // the test above registered the handlers in this context already
+    for (const name of OPTIONAL) {
+      kept[name] = fakeBrowser[name];
+      Reflect.set(fakeBrowser, name, undefined);
+    }
+  });
+  afterEach(() => {
+    for (const name of OPTIONAL) Reflect.set(fakeBrowser, name, kept[name]);
+    vi.restoreAllMocks();
+  });
+
+  it('starts, and wires everything else: messages, tabs, alarms, site registration, resuming work', async () => {
+    expect(fakeBrowser.contextMenus).toBeUndefined();
+    const quiet = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const messages = vi.spyOn(fakeBrowser.runtime.onMessage, 'addListener');
+    const tabs = vi.spyOn(fakeBrowser.tabs.onRemoved, 'addListener');
+    const installed = vi.spyOn(fakeBrowser.runtime.onInstalled, 'addListener');
+    const sites = vi
+      .spyOn(fakeBrowser.permissions.onAdded, 'addListener')
+      .mockImplementation(() => undefined);
+    vi.spyOn(fakeBrowser.permissions.onRemoved, 'addListener').mockImplementation(() => undefined);
+    vi.spyOn(fakeBrowser.runtime, 'openOptionsPage').mockImplementation(async () => undefined);
+    await addJob(bulkJob({ id: 'b-3', fileId: 'file-3', phase: 'processing', blobKey: 'k' }));
+
+    expect(() => startBackground()).not.toThrow();
+    expect(messages).toHaveBeenCalled();
+    expect(tabs).toHaveBeenCalledOnce();
+    expect(installed).toHaveBeenCalledOnce();
+    expect(sites).toHaveBeenCalledOnce();
+    // Persisted work resumes: the bulk file is polled and polling is armed.
+    await until(() => countRequests(env.server.requests, PATHS.bulkStatus) === 1);
+    await until(async () => (await fakeBrowser.alarms.get(POLL_ALARM)) !== undefined);
+    // An install (which would create the context menu) still re-arms polling and opens the options.
+    await fakeBrowser.alarms.clearAll();
+    await fakeBrowser.runtime.onInstalled.trigger({ reason: 'install' });
+    await until(async () => (await fakeBrowser.alarms.get(POLL_ALARM)) !== undefined);
+    expect(fakeBrowser.runtime.openOptionsPage).toHaveBeenCalledOnce();
+    // Nothing but the missing APIs was skipped (the fake browser has no `scripting`, so the
+    // registration itself warns; that it was wired shows in the permission listeners above).
+    const skipped = quiet.mock.calls.map((call) => String(call[0]));
+    expect(skipped).toEqual(expect.arrayContaining(['[verimark] context menu', '[verimark] commands']));
+    const other = skipped.filter(
+      (line) => !/context menu|commands|notifications|content script registration/.test(line),
+    );
+    expect(other).toEqual([]);
   });
 });

@@ -51,6 +51,19 @@ function rearm(): void {
   ensurePollAlarm().catch(warn('alarm'));
 }
 
+/**
+ * Wires what an optional API offers, only where the browser has it: Firefox for Android has no
+ * context menus or keyboard commands, and a browser may lack notifications. Start-up never depends
+ * on one: a missing or failing API is skipped and everything else is still wired.
+ */
+function optional(what: string, wire: () => void): void {
+  try {
+    wire();
+  } catch (err) {
+    warn(what)(err);
+  }
+}
+
 export function startBackground(): void {
   registerHandlers();
   browser.alarms.onAlarm.addListener(onAlarm);
@@ -59,20 +72,26 @@ export function startBackground(): void {
     if (details.reason === 'install') browser.runtime.openOptionsPage().catch(warn('options page'));
   });
   browser.runtime.onStartup.addListener(rearm);
-  browser.contextMenus.onClicked.addListener((info) => {
-    onMenuClick(info).catch(warn('context menu click'));
-  });
-  browser.notifications.onClicked.addListener((id) => {
-    onNotificationClicked(id).catch(warn('notification click'));
-  });
-  browser.commands.onCommand.addListener((command, tab) => {
-    onCommand(command, tab).catch(warn('command'));
-  });
   browser.tabs.onRemoved.addListener((tabId) => {
     forgetTab(tabId).catch(warn('found addresses'));
     forgetAllowance(tabId).catch(warn('page allowance'));
   });
+  optional('context menu', () =>
+    browser.contextMenus.onClicked.addListener((info) => {
+      onMenuClick(info).catch(warn('context menu click'));
+    }),
+  );
+  optional('notifications', () =>
+    browser.notifications.onClicked.addListener((id) => {
+      onNotificationClicked(id).catch(warn('notification click'));
+    }),
+  );
+  optional('commands', () =>
+    browser.commands.onCommand.addListener((command, tab) => {
+      onCommand(command, tab).catch(warn('command'));
+    }),
+  );
   // Runtime content-script registration for `enabledSites` (lib/background/sites/content-scripts.ts).
-  startSiteSync();
+  optional('content script registration', startSiteSync);
   resume().catch(warn('resume'));
 }

@@ -42,6 +42,8 @@ export interface Settings {
   sendGuardRisky: boolean;
   /** Credits content scripts may spend without a click per day, across all tabs (docs/design.md §5). */
   dailyAutoCap: number;
+  /** Senders of received webmail are verified on sight (off: they wait for a click; docs/design.md §5). */
+  sendersOnSight: boolean;
 }
 
 /** A verdict as the extension shows it, whatever service produced it. */
@@ -149,6 +151,8 @@ export interface ResultPreview {
 export interface ContentConfig {
   enabled: boolean;
   autoVerifyBudget: number;
+  /** Senders of received webmail are verified on sight (the option; bodies always wait for a click). */
+  sendersOnSight?: boolean;
   /** The send guard runs on this site (Gmail/Outlook compose; docs/design.md §5). */
   sendGuard: boolean;
   /** The send guard also warns for `risky` recipients. */

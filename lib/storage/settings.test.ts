@@ -7,6 +7,7 @@ import {
   migrateV1,
   migrateV2,
   migrateV3,
+  migrateV4,
   normalizeSites,
   onEnabledSitesChange,
   SETTINGS_VERSION,
@@ -36,6 +37,7 @@ describe('settings migrations', () => {
       sendGuardOffSites: [],
       sendGuardRisky: false,
       dailyAutoCap: 200,
+      sendersOnSight: false,
     });
     expect(await item.getMeta()).toEqual({ v: SETTINGS_VERSION });
   });
@@ -55,6 +57,7 @@ describe('settings migrations', () => {
       sendGuardOffSites: [],
       sendGuardRisky: false,
       dailyAutoCap: 200,
+      sendersOnSight: false,
     });
     expect(await item.getMeta()).toEqual({ v: SETTINGS_VERSION });
   });
@@ -66,6 +69,15 @@ describe('settings migrations', () => {
     expect(await createSettingsItem().getValue()).toEqual({ ...v3, dailyAutoCap: 200 });
     expect(migrateV3({ dailyAutoCap: 50 }).dailyAutoCap).toBe(50);
     expect(migrateV3({ dailyAutoCap: -1 }).dailyAutoCap).toBe(200);
+  });
+
+  it('migrates a stored v4 value: senders of received mail wait for a click; a stored choice is kept', async () => {
+    const v4 = { ...DEFAULT_SETTINGS, autoVerifyBudget: 12 } as Record<string, unknown>;
+    delete v4.sendersOnSight;
+    await fakeBrowser.storage.local.set({ settings: v4, settings$: { v: 4 } });
+    expect(await createSettingsItem().getValue()).toEqual({ ...v4, sendersOnSight: false });
+    expect(migrateV4({ sendersOnSight: true }).sendersOnSight).toBe(true);
+    expect(migrateV4({ sendersOnSight: 'yes' }).sendersOnSight).toBe(false);
   });
 
   it('keeps the send guard options of a v3 value and drops bad ones', () => {

@@ -9,7 +9,7 @@ import { storage } from 'wxt/utils/storage';
 import { siteFromInput } from '@/lib/shared/site-patterns';
 import type { Settings } from '@/lib/shared/views';
 
-export const SETTINGS_VERSION = 4;
+export const SETTINGS_VERSION = 5;
 export const DEFAULT_SETTINGS: Settings = {
   serviceUrl: '',
   defaultMode: DEFAULT_MODE,
@@ -19,6 +19,7 @@ export const DEFAULT_SETTINGS: Settings = {
   sendGuardOffSites: [],
   sendGuardRisky: false,
   dailyAutoCap: 200,
+  sendersOnSight: false,
 };
 
 /** Host names (lowercased, without scheme, port, path or `*.`), valid ones only, without duplicates. */
@@ -47,6 +48,7 @@ const SettingsSchema = v.object({
   sendGuardOffSites: v.fallback(SitesSchema, []),
   sendGuardRisky: v.fallback(v.boolean(), DEFAULT_SETTINGS.sendGuardRisky),
   dailyAutoCap: v.fallback(v.pipe(count(0), v.integer()), DEFAULT_SETTINGS.dailyAutoCap),
+  sendersOnSight: v.fallback(v.boolean(), DEFAULT_SETTINGS.sendersOnSight),
 });
 
 /** Settings from whatever is stored: any version, corrupt, partial, or nothing at all. */
@@ -67,12 +69,15 @@ export const migrateV2 = (old: unknown): Settings => readSettings(old);
 /** Version 3 → 4: the daily cap on credits spent without a click, at its default. */
 export const migrateV3 = (old: unknown): Settings => readSettings(old);
 
+/** Version 4 → 5: senders of received webmail wait for a click (`sendersOnSight` off). */
+export const migrateV4 = (old: unknown): Settings => readSettings(old);
+
 /** A new item handle (tests create one after seeding old data, so its migration runs). */
 export function createSettingsItem() {
   return storage.defineItem<Settings>('local:settings', {
     fallback: DEFAULT_SETTINGS,
     version: SETTINGS_VERSION,
-    migrations: { 2: migrateV1, 3: migrateV2, 4: migrateV3 },
+    migrations: { 2: migrateV1, 3: migrateV2, 4: migrateV3, 5: migrateV4 },
   });
 }
 

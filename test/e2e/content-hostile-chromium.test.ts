@@ -78,4 +78,26 @@ describe('a hostile page cannot drive the extension', () => {
     expect(statuses.filter((s) => s === 'risky')).toHaveLength(1);
     expect(rcptCount(env.net.allCommands(), 'hx-change@catch-all.test')).toBe(0);
   });
+
+  it('pushState after pushState with fresh addresses neither renews the budget nor lowers the daily cap', async () => {
+    await setBudget(2);
+    const before = await credits();
+    await runAttack('history', 'hh');
+    // Eight URL changes within a minute, 32 fresh addresses shown: the page's budget of 2, once.
+    expect(before - (await credits())).toBe(2);
+    expect(probes('hh')).toBe(2);
+    const options = await env.session.openExtensionPage('options.html');
+    const daily = await options.evaluate(async () => {
+      const api = (
+        globalThis as unknown as {
+          chrome: { storage: { local: { get(k: string): Promise<Record<string, { spent: number }>> } } };
+        }
+      ).chrome;
+      return (await api.storage.local.get('dailyContentSpend')).dailyContentSpend?.spent ?? 0;
+    });
+    await options.close();
+    // Only what was really sent counts: the day's cap (200) keeps all but what this test's pages spent.
+    expect(daily).toBeLessThanOrEqual(3);
+    expect(daily).toBeGreaterThanOrEqual(2);
+  });
 });

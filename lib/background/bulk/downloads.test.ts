@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { useFakeService } from '@/lib/background/testing/setup';
-import { downloadResults, MAX_BASE_BYTES, resultFileName } from './downloads';
+import { checkResultsLink, downloadResults, MAX_BASE_BYTES, resultFileName } from './downloads';
 
 const env = useFakeService();
 const bytes = (text: string) => new TextEncoder().encode(text).length;
@@ -77,5 +77,46 @@ describe('downloadResults', () => {
     await expect(downloadResults({ fileId: 'file-1', fileName: 'a.csv' })).rejects.toMatchObject({
       kind: 'network',
     });
+  });
+});
+
+describe('checkResultsLink', () => {
+  it('takes https links, and http links only from a plain-http service to its own host', () => {
+    expect(checkResultsLink('https://cdn.example/r.csv?s=1', 'https://api.example/v1')).toBe(
+      'https://cdn.example/r.csv?s=1',
+    );
+    expect(checkResultsLink('/downloads/f.csv', 'https://api.example')).toBe(
+      'https://api.example/downloads/f.csv',
+    );
+    expect(checkResultsLink('http://127.0.0.1:8787/downloads/f.csv', 'http://127.0.0.1:8787')).toBe(
+      'http://127.0.0.1:8787/downloads/f.csv',
+    );
+    expect(checkResultsLink('/downloads/f.csv', 'http://10.0.0.5:8787/')).toBe(
+      'http://10.0.0.5:8787/downloads/f.csv',
+    );
+  });
+
+  it.each([
+    ['http://api.example/downloads/f.csv', 'https://api.example'],
+    ['http://elsewhere.example/f.csv', 'http://api.example'],
+    ['http://127.0.0.1:9999/f.csv', 'http://127.0.0.1:8787'],
+    ['ftp://api.example/f.csv', 'https://api.example'],
+    ['javascript:alert(1)', 'https://api.example'],
+    ['data:text/csv,a', 'https://api.example'],
+  ])('refuses %s from %s with a clear error', (link, service) => {
+    expect(() => checkResultsLink(link, service)).toThrow(/HTTPS/);
+  });
+
+  it('downloads nothing when the service gives an http link to another host', async () => {
+    // The service is plain http on 127.0.0.1; a link to another host is refused.
+    const elsewhere = env.server.url.replace('127.0.0.1', 'localhost');
+    env.service.state.bulkStatuses = [{ status: 'completed', download_url: `${elsewhere}/downloads/f.csv` }];
+    const download = vi.spyOn(fakeBrowser.downloads, 'download').mockImplementation(async () => 7);
+    download.mockClear();
+    await expect(downloadResults({ fileId: 'file-1', fileName: 'a.csv' })).rejects.toMatchObject({
+      kind: 'server',
+      message: expect.stringContaining('HTTPS'),
+    });
+    expect(download).not.toHaveBeenCalled();
   });
 });

@@ -67,7 +67,21 @@ export async function resultsUrl(fileId: string): Promise<string> {
     throw new ApiError('bad_request', t('bg_results_not_ready'));
   }
   const { serviceUrl } = await getSettings();
-  return new URL(status.download_url, `${serviceUrl.replace(/\/+$/, '')}/`).toString();
+  return checkResultsLink(status.download_url, serviceUrl);
+}
+
+/**
+ * A results link as the service gave it, made absolute against the service URL. It must be
+ * `https:`: the results CSV holds every column of the upload. Only a service that is itself plain
+ * `http:` (a loopback or LAN install) may give an `http:` link, and only to its own host.
+ */
+export function checkResultsLink(link: string, serviceUrl: string): string {
+  const service = new URL(`${serviceUrl.replace(/\/+$/, '')}/`);
+  const url = new URL(link, service);
+  const plainSameHost = url.protocol === 'http:' && service.protocol === 'http:' && url.host === service.host;
+  if (url.protocol !== 'https:' && !plainSameHost)
+    throw new ApiError('server', t('bg_results_link_insecure', `${url.protocol}//${url.host}`));
+  return url.toString();
 }
 
 export async function downloadResults(input: { fileId: string; fileName: string }) {

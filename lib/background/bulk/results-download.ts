@@ -10,7 +10,7 @@ import { ApiError } from '@/lib/api/errors';
 import { type MessageKey, t } from '@/lib/shared/i18n';
 import type { ResultPreview, Subset } from '@/lib/shared/views';
 import { resultFileName, resultsUrl } from './downloads';
-import { holdOffscreen, releaseOffscreen } from './offscreen';
+import { ensureOffscreen, holdOffscreen, releaseOffscreen } from './offscreen';
 import type { OffscreenRequest, OffscreenSubsetAnswer } from './offscreen-protocol';
 import { previewRows } from './results-subset';
 import { type SubsetFailure, subsetBlob } from './subset-blob';
@@ -77,9 +77,15 @@ async function subsetHere(url: string, subset: Subset): Promise<SubsetUrl> {
 async function subsetOffscreen(url: string, subset: Subset): Promise<SubsetUrl> {
   await holdOffscreen();
   let answer: OffscreenSubsetAnswer | undefined;
+  const request: OffscreenRequest = { verimarkOffscreen: 'subset', url, subset };
+  const ask = async () => (await browser.runtime.sendMessage(request)) as OffscreenSubsetAnswer | undefined;
   try {
-    const request: OffscreenRequest = { verimarkOffscreen: 'subset', url, subset };
-    answer = (await browser.runtime.sendMessage(request)) as OffscreenSubsetAnswer | undefined;
+    // The document closes itself once idle (lib/offscreen/subset-page.ts): if it did so just as
+    // this request left, it is opened again and asked once more.
+    answer = await ask().catch(async () => {
+      await ensureOffscreen();
+      return ask();
+    });
   } catch (err) {
     await releaseOffscreen();
     throw err;

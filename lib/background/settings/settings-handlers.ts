@@ -73,6 +73,10 @@ export async function saveSettings(patch: SettingsPatch): Promise<SettingsView> 
     if (typeof patch.sendGuardRisky !== 'boolean') throw bad(t('settings_bad_value'));
     next.sendGuardRisky = patch.sendGuardRisky;
   }
+  if (patch.sendersOnSight !== undefined) {
+    if (typeof patch.sendersOnSight !== 'boolean') throw bad(t('settings_bad_value'));
+    next.sendersOnSight = patch.sendersOnSight;
+  }
   // Visible ASCII only: anything else cannot travel in an HTTP header (and is a paste mistake).
   if (patch.apiKey !== undefined && /[^\x21-\x7e]/.test(patch.apiKey.trim()))
     throw bad(t('settings_key_characters'));
@@ -151,6 +155,7 @@ export async function contentConfig(senderUrl: string | undefined): Promise<Cont
     autoVerifyBudget: settings.autoVerifyBudget,
     sendGuard: enabled && !siteEnabled(host, settings.sendGuardOffSites),
     sendGuardRisky: settings.sendGuardRisky,
+    ...(settings.sendersOnSight ? { sendersOnSight: true } : {}),
     badgeWords: badgeWords(),
   };
 }

@@ -17,7 +17,7 @@ import { spentEditor, spentItem } from '@/lib/storage/content-spends';
 import { getSettings } from '@/lib/storage/settings';
 import { getCached } from '@/lib/storage/verdict-cache';
 import { addFound, checkAddressList, foundOf } from './content-found';
-import { takeDailyCredit } from './daily-cap';
+import { giveBackDailyCredit, takeDailyCredit } from './daily-cap';
 import { useAllowance } from './page-allowance';
 import { lookupCached, verifyChecked } from './verify';
 
@@ -42,6 +42,16 @@ function takeAllowance(tabId: number, limit: number, wanted: number, now = Date.
     spent[tabId] = [...recent, ...Array<number>(granted).fill(now)];
     if (spent[tabId]?.length === 0) delete spent[tabId];
     return granted;
+  });
+}
+
+/** Gives back one spend of `tabId` recorded at `at` (a check it allowed that was not sent). */
+export function giveBackSpend(tabId: number, at: number): Promise<void> {
+  return spentEditor.edit((spent) => {
+    const times = spent[tabId] ?? [];
+    const index = times.lastIndexOf(at);
+    if (index >= 0) times.splice(index, 1);
+    if (times.length === 0) delete spent[tabId];
   });
 }
 
@@ -75,19 +85,39 @@ export async function verifyForContentScript(
   const cached = await getCached(email, settings.defaultMode);
   const clicked = data.clicked === true;
   // Granted by the popup's "Verify all on this page" (page-allowance.ts): once, outside the caps.
-  // A credit nobody clicked for also counts against the daily cap across all tabs (daily-cap.ts),
-  // checked before the tab's window so a refusal there costs the tab nothing.
+  // Otherwise the tab's window first; a credit nobody clicked for then also takes a unit of the
+  // daily cap across all tabs (daily-cap.ts). What a refusal or an unsent check took is given
+  // back, so only a check really sent counts: a page cannot spend the day's cap on refusals.
+  const taken = { at: 0, tab: false, day: 0 };
   const spend = (paid: boolean) => async () => {
     if (await useAllowance(email, sender)) return;
-    if (paid && !clicked) await takeDailyCredit(settings.dailyAutoCap);
-    await takeSpend(tabOf(sender), limit);
+    taken.at = Date.now();
+    await takeSpend(tabOf(sender), limit, taken.at);
+    taken.tab = true;
+    if (!paid || clicked) return;
+    try {
+      await takeDailyCredit(settings.dailyAutoCap, taken.at);
+      taken.day = taken.at;
+    } catch (err) {
+      await unspent();
+      throw err;
+    }
+  };
+  const unspent = async () => {
+    if (taken.tab) await giveBackSpend(tabOf(sender), taken.at);
+    if (taken.day) await giveBackDailyCredit(taken.day);
+    taken.tab = false;
+    taken.day = 0;
   };
   // A cached verdict costs no credit, but tells the page something: it counts like a spend.
   if (cached) {
     await spend(false)();
     return cached;
   }
-  return verifyChecked({ email, mode: settings.defaultMode, force: false }, settings, { guard: spend(true) });
+  return verifyChecked({ email, mode: settings.defaultMode, force: false }, settings, {
+    guard: spend(true),
+    unspent,
+  });
 }
 
 /**

@@ -1,12 +1,13 @@
 import { PATHS } from '@verimark/contract';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fromMessageError } from '@/lib/api/errors';
+import { fail } from '@/lib/api/testing/scripted-server';
 import type { SenderInfo } from '@/lib/background/core/authorize';
 import { dispatch } from '@/lib/background/core/router';
 import { countRequests, useFakeService } from '@/lib/background/testing/setup';
 import { updateSettings } from '@/lib/storage/settings';
 import { addFound, resetFound } from './content-found';
-import { resetSpends } from './content-verify';
+import { EXPLICIT_ALLOWANCE, resetSpends } from './content-verify';
 import { dayOf, spentToday, takeDailyCredit } from './daily-cap';
 import { allowPageVerify } from './page-allowance';
 import { singlePollTiming } from './verify';
@@ -84,5 +85,41 @@ describe('the daily cap on credits spent without a click', () => {
     await updateSettings({ dailyAutoCap: 0 });
     expect(await ask(1, 'zero@example.com')).toMatchObject({ kind: 'rate_limited' });
     expect(spends()).toBe(0);
+  });
+
+  it('a page over its own limit cannot spend the cap: a refusal by the tab limit takes no unit', async () => {
+    // The tab's window allows autoVerifyBudget + EXPLICIT_ALLOWANCE checks; ask for far more.
+    await updateSettings({ dailyAutoCap: 200, autoVerifyBudget: 5 });
+    const limit = 5 + EXPLICIT_ALLOWANCE;
+    let refused = 0;
+    for (let i = 0; i < limit + 40; i++) {
+      const answer = await ask(1, `flood${i}@example.com`);
+      if ((answer as { kind?: string }).kind === 'rate_limited') refused += 1;
+    }
+    expect(refused).toBe(40);
+    expect(spends()).toBe(limit);
+    // Only the checks really sent count against the day.
+    expect(await spentToday()).toBe(limit);
+    // Another tab still gets verified: the cap is not used up.
+    expect(await ask(2, 'other@example.com')).toMatchObject({ status: 'deliverable' });
+  });
+
+  it('gives the unit back when the check is not sent (the service refuses or cannot be reached)', async () => {
+    await updateSettings({ dailyAutoCap: 2 });
+    env.service.state.override[PATHS.single] = fail(402, 'Insufficient credits');
+    for (let i = 0; i < 5; i++)
+      expect(await ask(1, `short${i}@example.com`)).toMatchObject({ kind: 'payment_required' });
+    expect(await spentToday()).toBe(0);
+    delete env.service.state.override[PATHS.single];
+    expect(await ask(2, 'paid@example.com')).toMatchObject({ status: 'deliverable' });
+    expect(await spentToday()).toBe(1);
+  });
+
+  it('a refusal by the daily cap costs the tab nothing', async () => {
+    await updateSettings({ dailyAutoCap: 0, autoVerifyBudget: 0 });
+    for (let i = 0; i < EXPLICIT_ALLOWANCE + 5; i++)
+      expect(await ask(1, `capped${i}@example.com`)).toMatchObject({ kind: 'rate_limited' });
+    // The tab's window is untouched: what the person asks for is still verified.
+    expect(await ask(1, 'clicked@example.com', true)).toMatchObject({ status: 'deliverable' });
   });
 });

@@ -3,7 +3,8 @@
  * spend at most `dailyAutoCap` credits a calendar day on addresses nobody clicked. Past it a
  * request is refused as `rate_limited`, which leaves the page's mark `unverified` (the user can
  * still click it). Addresses the user asked for — a click, or "Verify all on this page" — are
- * not counted.
+ * not counted. A unit is taken only once the tab's own limit allowed the check, and given back
+ * when the check is not sent after all (content-verify.ts): only a check really sent counts.
  */
 
 import { ApiError } from '@/lib/api/errors';
@@ -31,6 +32,13 @@ export function takeDailyCredit(cap: number, now = Date.now()): Promise<void> {
     }
     stored.day = day;
     stored.spent = spent + 1;
+  });
+}
+
+/** Gives back the unit taken at `takenAt` (its check was not sent), if that day is still today's record. */
+export function giveBackDailyCredit(takenAt: number): Promise<void> {
+  return dailySpendEditor.edit((stored) => {
+    if (stored.day === dayOf(takenAt) && stored.spent > 0) stored.spent -= 1;
   });
 }
 

@@ -89,6 +89,8 @@ type SpendGuard = () => void | Promise<void>;
 export interface VerifyOptions {
   /** Called right before a credit is spent; throws to refuse. */
   guard?: SpendGuard;
+  /** The check the guard allowed was not sent after all (the service refused or could not be reached). */
+  unspent?: () => void | Promise<void>;
   /** Not sent because the service was unreachable: keep the check and send it when it is back (pending-checks.ts). */
   keepOffline?: boolean;
 }
@@ -122,7 +124,13 @@ async function verifyUncached(
   );
   if (persisted) return followSingle(client, persisted, settings.cacheTtlHours);
   await options.guard?.();
-  const { taskId } = await send(client, email, mode, force, options.keepOffline ?? false);
+  let taskId: string;
+  try {
+    ({ taskId } = await send(client, email, mode, force, options.keepOffline ?? false));
+  } catch (err) {
+    await options.unspent?.();
+    throw err;
+  }
   const now = Date.now();
   const job: SingleJob = {
     kind: 'single',

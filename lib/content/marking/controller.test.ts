@@ -5,7 +5,7 @@ import { LOOKUP_MAX } from '@/lib/shared/messages';
 import type { MarkStatus } from '@/lib/shared/views';
 import { verdictView } from '@/lib/testing/verdict-view';
 import type { VerifierApi } from './address-book';
-import { startMarking } from './controller';
+import { BUDGET_RENEW_MS, startMarking } from './controller';
 import { STATUS_ATTR } from './marker';
 import { BADGE_TAG } from './scan';
 import { userEvents } from './user-event';
@@ -200,10 +200,15 @@ describe('startMarking', () => {
     expect(verified).toHaveLength(2);
   });
 
-  it('a SPA navigation starts a fresh budget for what is still unverified', async () => {
-    document.body.innerHTML = ['a', 'b', 'c'].map((x) => `<a href="mailto:${x}@x.test">${x}</a>`).join('');
+  it('a SPA navigation starts a fresh budget for what is still unverified, at most once a minute', async () => {
+    document.body.innerHTML = ['a', 'b', 'c', 'd']
+      .map((x) => `<a href="mailto:${x}@x.test">${x}</a>`)
+      .join('');
     const { api, verified } = fakeApi();
     let navigate = () => {};
+    const start = Date.now();
+    let now = start;
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
     startMarking({
       win: window,
       signal: controller.signal,
@@ -212,10 +217,66 @@ describe('startMarking', () => {
       onLocationChange: (l) => (navigate = l),
     });
     await eventually(() => expect(verified).toHaveLength(1));
+    // pushState after pushState within the minute: no fresh budget.
+    for (let i = 0; i < 5; i++) {
+      now = start + (i + 1) * 10_000;
+      navigate();
+    }
+    await settle();
+    expect(verified).toHaveLength(1);
+    now = start + BUDGET_RENEW_MS;
     navigate();
     await eventually(() => expect(verified).toHaveLength(2));
+    now += 1000;
+    navigate();
     await settle();
     expect(verified).toHaveLength(2);
+  });
+
+  it('a committed field verifies the value the person typed, not one the page swaps in after', async () => {
+    document.body.innerHTML = '<input id="f" type="email">';
+    const { api, verified } = fakeApi();
+    startMarking({ win: window, signal: controller.signal, api, budget: 0 });
+    await settle();
+    const field = document.getElementById('f') as HTMLInputElement;
+    asUser();
+    field.value = 'typed@x.test';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    field.dispatchEvent(new FocusEvent('focusout', { bubbles: true }));
+    // The page swaps its own address in right after the person's commit.
+    field.value = 'swapped@x.test';
+    await eventually(() => expect(verified).toEqual(['typed@x.test']));
+    // The mark reads the field again after the typing pause: the swapped value is shown, unverified.
+    await new Promise((r) => setTimeout(r, 1000));
+    await settle();
+    expect(verified).toEqual(['typed@x.test']);
+    expect(statusOf(field)).toBe('unverified');
+  });
+
+  it('received mail waits for a click: senders in a thread list and an opened message, bodies', async () => {
+    document.body.innerHTML = `
+      <table><tr class="zA"><td><span id="s1" class="yP" email="list@x.test" name="L">L</span></td>
+      <td><span class="y2">reply to snippet@x.test</span></td></tr></table>
+      <div data-message-id="#m"><h3><span id="s2" class="gD" email="sender@x.test">S</span></h3>
+      <div class="ii gt"><div class="a3s"><a id="b1" href="mailto:body@x.test">b</a></div></div></div>
+      <div name="to"><div role="option" id="c1" data-hovercard-id="to@x.test">T</div></div>`;
+    const { api, verified } = fakeApi();
+    startMarking({ win: window, signal: controller.signal, api, budget: 25 });
+    await eventually(() => expect(statusOf(document.getElementById('c1'))).toBe('deliverable'));
+    await settle();
+    for (const id of ['s1', 's2', 'b1']) expect(statusOf(document.getElementById(id)), id).toBe('unverified');
+    expect(verified).toEqual(['to@x.test']);
+  });
+
+  it('senders are verified on sight when the option is on; bodies still wait', async () => {
+    document.body.innerHTML = `<span id="s1" email="list@x.test">L</span>
+      <div class="a3s"><a id="b1" href="mailto:body@x.test">b</a></div>`;
+    const { api, verified } = fakeApi();
+    startMarking({ win: window, signal: controller.signal, api, budget: 25, sendersOnSight: true });
+    await eventually(() => expect(statusOf(document.getElementById('s1'))).toBe('deliverable'));
+    await settle();
+    expect(statusOf(document.getElementById('b1'))).toBe('unverified');
+    expect(verified).toEqual(['list@x.test']);
   });
 
   it('a typed address costs nothing until the field changes or loses focus', async () => {

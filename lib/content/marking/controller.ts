@@ -5,7 +5,7 @@
  */
 
 import { LazyPopovers } from '@/lib/content/overlay/load';
-import { inReceivedBody } from '@/lib/content/webmail/received';
+import { inReceivedMail } from '@/lib/content/webmail/received';
 import { AddressBook, type VerifierApi } from './address-book';
 import { onIdle, slicedQueue } from './idle-work';
 import { listenToFields } from './inputs';
@@ -14,11 +14,16 @@ import { type Batch, TreeWatcher } from './observer';
 import { type ScanSink, scanTree } from './scan';
 import { Visibility } from './visibility';
 
+/** An SPA navigation renews the page's budget only this long after the last one (or the load). */
+export const BUDGET_RENEW_MS = 60_000;
+
 interface StartOptions {
   win: Window;
   signal: AbortSignal;
   api: VerifierApi;
   budget: number;
+  /** Senders of received mail are verified on sight too (an option, off by default). */
+  sendersOnSight?: boolean;
   /** Called once the marker runs (e.g. to answer the popup's page actions). */
   onStarted?(marker: Marker, book: AddressBook): void;
   /** Subscribes to SPA navigations (history API, popstate, Navigation API). */
@@ -71,8 +76,9 @@ export function startMarking(opts: StartOptions): Marking {
     rendered: (el) => popovers.rendered(el),
   });
   marker = m;
-  // Addresses in a received message's body wait for a click (webmail/received.ts).
-  const watch = (el: Element) => inReceivedBody(el, m.kindOf(el)) || visibility.watch(el);
+  // Addresses of received mail (senders, bodies) wait for a click (webmail/received.ts).
+  const watch = (el: Element) =>
+    inReceivedMail(el, m.kindOf(el), opts.sendersOnSight) || visibility.watch(el);
   const watcher = new TreeWatcher(win, signal, (batch) => onBatch(batch));
 
   const addRoot = (root: Document | ShadowRoot) => {
@@ -127,8 +133,13 @@ export function startMarking(opts: StartOptions): Marking {
     scanTree(win.document, sink);
     work.runNow();
   });
+  let budgetSince = Date.now();
   opts.onLocationChange?.(() => {
-    book.resetBudget(opts.budget);
+    // A fresh budget per page, at most once a minute: history navigation (pushState) renews nothing sooner.
+    if (Date.now() - budgetSince >= BUDGET_RENEW_MS) {
+      budgetSince = Date.now();
+      book.resetBudget(opts.budget);
+    }
     watcher.requestRescan();
     for (const el of m.unverifiedElements()) watch(el);
   });
