@@ -7,7 +7,7 @@
  * `<base>_one` and `<base>_other`, and `tn` picks one with Intl.PluralRules in the UI language
  * ("one" is 1 in English, German and Spanish, 0 and 1 in French; every other category takes
  * `_other`). The count is always $1. Every count the extension shows goes through `tn`
- * (docs/glossary.md; i18n-plurals.test.ts fails on a count message outside a pair).
+ * (docs/glossary.md; i18n-language.test.ts fails on a count message outside a pair).
  */
 import { browser } from 'wxt/browser';
 import type messages from '@/public/_locales/en/messages.json';
