@@ -72,24 +72,24 @@ describe("the extension's rooms", () => {
     }
   });
 
-  it('lets the marking script import only types from lib/popover/', () => {
+  it('lets the marking script import only types from lib/on-demand/', () => {
     const valueImports = [...graph]
-      .filter(([file]) => !file.startsWith('lib/popover/') && file !== POPOVER && !isTest(file))
+      .filter(([file]) => !file.startsWith('lib/on-demand/') && file !== POPOVER && !isTest(file))
       .flatMap(([file, edges]) =>
         edges
-          .filter((edge) => edge.value && edge.to.startsWith('lib/popover/'))
+          .filter((edge) => edge.value && edge.to.startsWith('lib/on-demand/'))
           .map((edge) => `${file} → ${edge.to}`),
       );
     expect(valueImports).toEqual([]);
-    expect([...valueReach(graph, MARKING)].filter((file) => file.startsWith('lib/popover/'))).toEqual([]);
+    expect([...valueReach(graph, MARKING)].filter((file) => file.startsWith('lib/on-demand/'))).toEqual([]);
   });
 
-  it('keeps in lib/popover/ exactly the modules only the popover script carries', () => {
+  it('keeps in lib/on-demand/ exactly the modules only the popover script carries', () => {
     const marking = valueReach(graph, MARKING);
     const popoverOnly = [...valueReach(graph, POPOVER)].filter(
       (file) => !marking.has(file) && file !== POPOVER,
     );
-    const housed = [...graph.keys()].filter((file) => file.startsWith('lib/popover/') && !isTest(file));
+    const housed = [...graph.keys()].filter((file) => file.startsWith('lib/on-demand/') && !isTest(file));
     expect(popoverOnly.sort()).toEqual(housed.sort());
   });
 });
