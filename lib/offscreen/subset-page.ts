@@ -4,12 +4,8 @@
  * It answers only the extension's own background: never a content script, never another page.
  */
 import { browser } from 'wxt/browser';
-import {
-  isOffscreenRequest,
-  type OffscreenRequest,
-  type OffscreenSubsetAnswer,
-} from '@/lib/background/bulk/offscreen-protocol';
 import { subsetBlob } from '@/lib/background/bulk/subset-blob';
+import { isOffscreenRequest, type OffscreenRequest, type OffscreenSubsetAnswer } from './protocol';
 
 interface Sender {
   id?: string;
