@@ -84,3 +84,65 @@ describe('tracked files', () => {
     expect(offenders).toEqual([]);
   });
 });
+
+/** The extension's code: every source file under these folders, tests and helpers included. */
+const EXTENSION_CODE = ['lib', 'components', 'entrypoints', 'contract/src'];
+const CITED_PATH =
+  /(?<![\w@./-])((?:lib|components|entrypoints|contract|server|scripts|test|bench|docs|public)\/[\w.\-/]*[\w/])/g;
+
+/** A file name cited alone (`poll-alarm.ts`), not as part of a path or a package name. */
+const BARE_FILE = /(?<![\w@./-])([\w-]+\.(?:ts|tsx|mjs|md))\b/g;
+
+/** The comments of a TypeScript text: line comments and block comments (a rough cut, without strings). */
+function comments(source: string): string[] {
+  const code = source.replace(/(['"`])(?:\\.|(?!\1)[^\\\n])*\1/g, '""');
+  return [...code.matchAll(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g)].map((m) => m[0]);
+}
+
+/** Repository paths a comment cites (`lib/…`, `server/…`, `docs/…` and the like), without `#anchors`. */
+function citedPaths(comment: string): string[] {
+  return [...comment.matchAll(CITED_PATH)]
+    .map((m) => (m[1] ?? '').replace(/[.]+$/, ''))
+    .filter((cited) => !/[*{}<>]/.test(cited));
+}
+
+function sourceFiles(folder: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(ROOT, folder), { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.(ts|tsx)$/.test(entry.name)) out.push(path);
+  }
+  return out;
+}
+
+describe("paths cited in the extension's code comments", () => {
+  it('finds the paths of a comment, leaving strings and package names aside', () => {
+    const text = `const a = 'lib/not/a/comment.ts'; // see lib/api/http.ts and docs/design.md.\n/* @/lib/x.ts, server/app/ */`;
+    expect(comments(text).flatMap(citedPaths)).toEqual(['lib/api/http.ts', 'docs/design.md', 'server/app/']);
+  });
+
+  it.each(EXTENSION_CODE)(
+    '%s names only files that exist (a bare `name.ts` anywhere in the repository)',
+    (folder) => {
+      const names = new Set(trackedFiles().map((file) => file.split('/').pop()));
+      const missing = sourceFiles(folder).flatMap((file) =>
+        comments(readFileSync(join(ROOT, file), 'utf8'))
+          .flatMap((comment) => [...comment.matchAll(BARE_FILE)].map((m) => m[1] ?? ''))
+          .filter((name) => !names.has(name) && !existsSync(join(ROOT, dirname(file), name)))
+          .map((name) => `${file}: ${name}`),
+      );
+      expect(missing).toEqual([]);
+    },
+  );
+
+  it.each(EXTENSION_CODE)('%s cites only paths that exist', (folder) => {
+    const missing = sourceFiles(folder).flatMap((file) =>
+      comments(readFileSync(join(ROOT, file), 'utf8'))
+        .flatMap(citedPaths)
+        .filter((cited) => !existsSync(join(ROOT, cited)))
+        .map((cited) => `${file}: ${cited}`),
+    );
+    expect(missing).toEqual([]);
+  });
+});

@@ -3,7 +3,7 @@
  * script's own timer. Never from events (`popstate`, `wxt:locationchange`, the Navigation API's
  * `navigatesuccess`): a page can dispatch those at will, and each would give it a fresh budget.
  * A page can still change its URL (history API) to get one, as it can by reloading; what a tab
- * may spend in all is capped by the background (lib/background/content-verify.ts).
+ * may spend in all is capped by the background (lib/background/verify/content-verify.ts).
  */
 export const LOCATION_CHECK_MS = 1000;
 
