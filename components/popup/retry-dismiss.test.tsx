@@ -28,7 +28,9 @@ describe('RetryDismiss', () => {
       ['Retry', 'Retry leads.csv'],
       ['Dismiss', 'Dismiss leads.csv'],
     ]);
-    act(() => document.querySelectorAll('button').forEach((b) => b.click()));
+    act(() => {
+      for (const b of document.querySelectorAll('button')) b.click();
+    });
     expect(calls).toEqual(['retry', 'dismiss']);
   });
 
@@ -42,7 +44,9 @@ describe('RetryDismiss', () => {
       error: 'Insufficient credits',
       createdAt: Date.now(),
     };
-    act(() => render(<JobRow job={job} etaMs={null} onRetry={() => {}} onDismiss={() => {}} />, document.body));
+    act(() =>
+      render(<JobRow job={job} etaMs={null} onRetry={() => {}} onDismiss={() => {}} />, document.body),
+    );
     expect(labels()).toEqual([
       ['Retry', 'Retry march.csv'],
       ['Dismiss', 'Dismiss march.csv'],

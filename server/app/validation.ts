@@ -1,6 +1,6 @@
 import { DEFAULT_MODE, ERRORS, MAX_PAGE_SIZE, MODES } from '@verimark/contract';
-import * as v from 'valibot';
 import { isValidColumnName } from '@verimark/contract/email-column';
+import * as v from 'valibot';
 import { HttpError } from './errors';
 
 const mode = v.optional(v.picklist(MODES), DEFAULT_MODE);
