@@ -1,6 +1,6 @@
 import { UI_GLOBAL, type UiModule } from '@/lib/content/overlay/load';
-import { Popovers } from '@/lib/popover/popovers';
-import { followHeld } from '@/lib/popover/send-guard/held';
+import { Popovers } from '@/lib/on-demand/popovers';
+import { followHeld } from '@/lib/on-demand/send-guard/held';
 
 // Not in the manifest: the background injects this into the content script's world the first
 // time a person needs it — a badge opened, a Send held back by the guard (lib/content/overlay/load.ts)

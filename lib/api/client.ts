@@ -1,5 +1,6 @@
 /**
- * The typed client of the verification service (docs/api-spec.md §4): all five endpoints, responses
+ * The typed client of the verification service (docs/api-spec.md §4): all five endpoints (and, beyond
+ * them, `GET /account` and `DELETE /verify/bulk/files/{file_id}` where a service answers them), responses
  * validated with the contract's schemas, failures as ApiError. `verifySingle` and `verifyBulk`
  * spend credits and are sent exactly once; status and list calls retry (lib/api/retry.ts).
  */
@@ -8,6 +9,8 @@ import {
   AccountSchema,
   type BulkStatusData,
   BulkStatusSchema,
+  ERRORS,
+  envelope,
   type FileList,
   FileListSchema,
   type Mode,
@@ -17,6 +20,7 @@ import {
   type SingleStatusData,
   SingleStatusSchema,
 } from '@verimark/contract';
+import * as v from 'valibot';
 import { ApiError } from './errors';
 import { type HttpConfig, send } from './http';
 import { type RetryOptions, withRetry } from './retry';
@@ -40,6 +44,19 @@ export interface ListQuery {
 }
 
 const UPLOAD_TIMEOUT_MS = 10 * 60_000;
+
+/** `DELETE` of a file: what the service's answer says (docs/design.md §3 "Beyond the contract"). */
+export type DeleteOutcome = 'deleted' | 'gone' | 'unsupported';
+const DeletedSchema = envelope(v.looseObject({}));
+
+/**
+ * A refusal that means "no such route" rather than "no such file": 405/501, or a 404 whose body
+ * is not the contract's `File not found` (a server's own "Cannot DELETE …" page, for one).
+ */
+function routeMissing(err: ApiError): boolean {
+  if (err.status === 405 || err.status === 501) return true;
+  return err.kind === 'not_found' && err.message !== ERRORS.fileNotFound;
+}
 
 export function createApiClient(config: ApiClientConfig) {
   const retried = <T>(call: () => Promise<T>) => withRetry(call, config.retry);
@@ -95,6 +112,23 @@ export function createApiClient(config: ApiClientConfig) {
           .data;
       } catch (err) {
         if (err instanceof ApiError && err.kind === 'not_found') return null;
+        throw err;
+      }
+    },
+
+    /**
+     * Deletes one of the key's files (our service only): `gone` when the service has no such file
+     * under this key (404 `File not found`: already deleted, or never this key's), `unsupported`
+     * when the service has no such route (the commercial one). Idempotent, so retried.
+     */
+    async deleteFile(fileId: string): Promise<DeleteOutcome> {
+      const path = PATHS.bulkFile.replace('{file_id}', encodeURIComponent(fileId));
+      try {
+        await retried(() => send(config, { method: 'DELETE', path }, DeletedSchema));
+        return 'deleted';
+      } catch (err) {
+        if (err instanceof ApiError && routeMissing(err)) return 'unsupported';
+        if (err instanceof ApiError && err.kind === 'not_found') return 'gone';
         throw err;
       }
     },

@@ -20,7 +20,7 @@ export interface HttpConfig {
 }
 
 interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string | number | undefined>;
   json?: unknown;

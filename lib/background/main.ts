@@ -4,6 +4,7 @@
  */
 import { browser } from 'wxt/browser';
 import { pruneJobs } from '@/lib/storage/jobs';
+import { DELETE_ALARM, sendDueFileDeletes } from './bulk/file-delete';
 import { pollBulkJobs } from './bulk/poll';
 import { recoverInterruptedUploads, sweepAbandonedUploads } from './bulk/upload';
 import { onNotificationClicked } from './core/notification-click';
@@ -32,12 +33,15 @@ async function tick(): Promise<void> {
 
 export function onAlarm(alarm: { name: string }): void {
   if (alarm.name === POLL_ALARM) tick().catch(warn('alarm'));
+  if (alarm.name === DELETE_ALARM) sendDueFileDeletes().catch(warn('file deletes'));
 }
 
 /** Resumes persisted work; runs on every worker start (after a stop or a browser restart). */
 export async function resume(): Promise<void> {
   await sweepAbandonedUploads().catch(warn('sweep staged uploads'));
   await pruneJobs();
+  // Deletes whose undo window ended while the worker was stopped go now.
+  await sendDueFileDeletes().catch(warn('file deletes'));
   await updateBadge();
   await tick();
 }

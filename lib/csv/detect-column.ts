@@ -1,8 +1,10 @@
 /**
- * Which column of a CSV holds the email addresses: `Email` exactly, then a case-insensitive
- * match, then the column whose sampled values look most like addresses. -1 when none does.
+ * Which column of a CSV the popup preselects as the email column: the column the service would
+ * read when no `emailColumn` is sent (the shared rule, @verimark/contract/email-column: `Email`
+ * exactly, then any case, names compared trimmed), else the column whose sampled values look most
+ * like addresses. -1 when none does. The popup then sends the chosen column's name.
  */
-import { DEFAULT_EMAIL_COLUMN } from '@verimark/contract';
+import { findEmailColumn } from '@verimark/contract/email-column';
 
 const EMAIL_LIKE = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;.]+$/;
 
@@ -16,11 +18,8 @@ export function looksLikeEmail(value: string): boolean {
  * @param emailLike for each column, how many sampled values look like addresses
  */
 export function detectEmailColumn(headers: readonly string[], emailLike: readonly number[]): number {
-  const exact = headers.indexOf(DEFAULT_EMAIL_COLUMN);
-  if (exact >= 0) return exact;
-  const wanted = DEFAULT_EMAIL_COLUMN.toLowerCase();
-  const loose = headers.findIndex((h) => h.trim().toLowerCase() === wanted);
-  if (loose >= 0) return loose;
+  const named = findEmailColumn(headers);
+  if (named >= 0) return named;
   let best = -1;
   let bestCount = 0;
   emailLike.forEach((count, index) => {

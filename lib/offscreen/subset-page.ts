@@ -6,12 +6,8 @@
  * the whole document once none is left.
  */
 import { browser } from 'wxt/browser';
-import {
-  isOffscreenRequest,
-  type OffscreenRequest,
-  type OffscreenSubsetAnswer,
-} from '@/lib/background/bulk/offscreen-protocol';
 import { subsetBlob } from '@/lib/background/bulk/subset-blob';
+import { isOffscreenRequest, type OffscreenRequest, type OffscreenSubsetAnswer } from './protocol';
 
 interface Sender {
   id?: string;

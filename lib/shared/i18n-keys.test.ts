@@ -26,7 +26,7 @@ const FOLDERS = [
   'lib/background',
   'lib/content',
   'lib/csv',
-  'lib/popover',
+  'lib/on-demand',
   'lib/shared',
   'lib/storage',
 ];

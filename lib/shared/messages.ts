@@ -11,6 +11,7 @@ import type {
   BulkJobView,
   ConnectionResult,
   ContentConfig,
+  FileDeleteView,
   PendingCheckView,
   ResultPreview,
   SettingsPatch,
@@ -63,6 +64,17 @@ export interface ProtocolMap {
   previewResults(data: { fileId: string; limit: number }): ResultPreview;
   /** The service's record of one file (counts, credits), or null when the list does not show it. */
   getFile(data: { fileId: string; fileName: string }): FileRecord | null;
+  /** Whether the service deletes files (`DELETE /verify/bulk/files/{id}`; asked once per service and session). */
+  fileDeleteOffered(): { offered: boolean };
+  /**
+   * "Delete" confirmed on a file: sent by the background once the undo window ends, even if the
+   * popup has closed. Returns the deletes still waiting.
+   */
+  deleteFile(data: { fileId: string; fileName: string }): FileDeleteView[];
+  /** "Undo" within the window: the delete is not sent. `undone` is false once it was. */
+  undoDeleteFile(data: { fileId: string }): { undone: boolean };
+  /** Deletes still within their undo window (or waiting to be sent again). */
+  fileDeletes(): FileDeleteView[];
   /** Removes a finished upload from the popup's list. */
   dismissJob(data: { id: string }): void;
   /** The key's balance, or null when the service does not tell it (404). */

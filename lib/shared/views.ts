@@ -138,6 +138,12 @@ export interface BulkJobView {
   createdAt: number;
 }
 
+/** A file delete the person confirmed and may still undo until `dueAt` (ms since epoch). */
+export interface FileDeleteView {
+  fileId: string;
+  dueAt: number;
+}
+
 /** The result subsets offered under "More download options". */
 export const SUBSETS = ['deliverable', 'deliverable_and_risky', 'undeliverable'] as const;
 export type Subset = (typeof SUBSETS)[number];

@@ -3,8 +3,8 @@
  * 400 `Invalid request body` when one does not fit.
  */
 import { DEFAULT_MODE, ERRORS, MAX_PAGE_SIZE, MODES } from '@verimark/contract';
+import { isValidColumnName } from '@verimark/contract/email-column';
 import * as v from 'valibot';
-import { isValidColumnName } from '../csv/email-column';
 import { HttpError } from './errors';
 
 const mode = v.optional(v.picklist(MODES), DEFAULT_MODE);

@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { MAX_COLUMNS } from '@verimark/contract';
-import { findEmailColumn } from './email-column';
+import { findEmailColumn } from '@verimark/contract/email-column';
 import { type Dialect, dialectOf, isBlank, RowTooLongError, rowBatchesOf, SAMPLE_BYTES } from './rows';
 import { TimeSlice } from './time-slice';
 

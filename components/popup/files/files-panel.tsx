@@ -1,6 +1,7 @@
 /**
  * Every bulk file under the key (from this browser or elsewhere), searchable, a page at a time.
- * A list that cannot be loaded says why, with "Retry", instead of "Loading…" for ever.
+ * A list that cannot be loaded says why, with "Retry", instead of "Loading…" for ever. Finished
+ * files can be deleted where the service offers it (use-file-deletes.ts).
  */
 
 import type { FileList } from '@verimark/contract';
@@ -11,12 +12,16 @@ import type { ApiError } from '@/lib/api/errors';
 import { errorText } from '@/lib/shared/error-text';
 import { t } from '@/lib/shared/i18n';
 import { sendMessage } from '@/lib/shared/messages';
+import { DeletedRow } from './file-delete';
 import { FileRow } from './file-row';
 import { Pager } from './pager';
+import { useFileDeletes } from './use-file-deletes';
 
 const PAGE_SIZE = 5;
 const SEARCH_DEBOUNCE_MS = 300;
 const REFRESH_MS = 3000;
+/** While a delete waits: a sent one leaves the list within a second. */
+const REFRESH_DELETING_MS = 1000;
 
 export function FilesPanel({
   active,
@@ -35,12 +40,14 @@ export function FilesPanel({
   const [failure, setFailure] = useState<ApiError | null>(null);
   const [loading, setLoading] = useState(false);
   const latest = useRef(0);
+  const deletes = useFileDeletes(active, () => void load());
 
   const load = async () => {
     const data = { page, pageSize: PAGE_SIZE, ...(query ? { search: query } : {}) };
     const request = ++latest.current;
     setLoading(true);
     const outcome = await call.result(() => sendMessage('listFiles', data), 'files');
+    await deletes.refresh();
     // A refresh or an older page/search may answer after a newer one: keep the newest.
     if (request !== latest.current) return;
     setLoading(false);
@@ -57,7 +64,12 @@ export function FilesPanel({
     if (active) void load();
   }, [active, page, query, recovered]);
   // Refreshes keep going while the list shows; after a failure the service watch takes over.
-  useInterval(() => void load(), active && !failure ? REFRESH_MS : null);
+  useInterval(
+    () => void load(),
+    active && !failure ? (deletes.waiting ? REFRESH_DELETING_MS : REFRESH_MS) : null,
+  );
+  const focusOn = (fileId: string, target: 'undo' | 'delete') =>
+    deletes.focus?.fileId === fileId && deletes.focus.target === target;
 
   return (
     <div class="panel-body">
@@ -85,9 +97,26 @@ export function FilesPanel({
         </p>
       ) : (
         <ul class="files" data-testid="files" aria-label={t('popup_files_label')}>
-          {list.files.map((file) => (
-            <FileRow key={file._id} file={file} />
-          ))}
+          {list.files.map((file) =>
+            deletes.isDeleted(file._id) ? (
+              <DeletedRow
+                key={file._id}
+                fileName={file.file_name}
+                focus={focusOn(file._id, 'undo')}
+                onUndo={() => void deletes.undo(file)}
+              />
+            ) : (
+              <FileRow
+                key={file._id}
+                file={file}
+                remove={
+                  deletes.offered
+                    ? { focus: focusOn(file._id, 'delete'), onConfirm: () => void deletes.confirm(file) }
+                    : undefined
+                }
+              />
+            ),
+          )}
         </ul>
       )}
       {!failure && list && list.totalCount > 0 && (

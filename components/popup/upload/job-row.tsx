@@ -10,6 +10,7 @@ import { useApi } from '@/components/popup/api-status';
 import { CountsBar } from '@/components/popup/files/counts-bar';
 import { DownloadActions } from '@/components/popup/files/download-actions';
 import { formatNumber } from '@/components/popup/format';
+import { RetryDismiss } from '@/components/popup/retry-dismiss';
 import { ApiError } from '@/lib/api/errors';
 import { errorText } from '@/lib/shared/error-text';
 import { t } from '@/lib/shared/i18n';
@@ -96,19 +97,7 @@ export function JobRow({ job, etaMs, onRetry, onDismiss, onShowFile }: JobRowPro
       )}
       {job.error && <p class="form-error job-error">{jobError(job)}</p>}
       {job.phase === 'failed' && (
-        <div class="file-actions">
-          <button type="button" class="secondary" onClick={onRetry}>
-            {t('popup_retry')}
-          </button>
-          <button
-            type="button"
-            class="secondary"
-            onClick={() => onDismiss(job)}
-            aria-label={t('popup_dismiss_named', job.fileName)}
-          >
-            {t('popup_dismiss')}
-          </button>
-        </div>
+        <RetryDismiss name={job.fileName} onRetry={onRetry} onDismiss={() => onDismiss(job)} />
       )}
     </li>
   );

@@ -3,7 +3,8 @@ import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PreflightSummary } from '@/lib/csv/preflight';
-import { columnProblem, UploadForm } from './upload-form';
+import { columnProblem } from './upload-cost';
+import { UploadForm } from './upload-form';
 
 afterEach(() => act(() => render(null, document.body)));
 
@@ -27,6 +28,8 @@ describe('columnProblem', () => {
   it('refuses a column without a name, and a second column of the same name', () => {
     expect(columnProblem(['Name', ''], 1)).toMatch(/^Column 2 has no name in the header row/);
     expect(columnProblem(['Email', 'Name', 'Email'], 2)).toMatch(/earlier column is also called “Email”/);
+    // The service compares names trimmed (the shared rule): "Email " is the first "Email" to it.
+    expect(columnProblem(['Email', 'Email '], 1)).toMatch(/earlier column is also called “Email ”/);
     expect(columnProblem(['Email', 'Name', 'Email'], 0)).toBeNull();
   });
 });

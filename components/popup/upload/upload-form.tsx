@@ -1,18 +1,18 @@
-/** "Email column", "Mode", file name, the credits the upload will take, and "Upload". */
-
-import { MODES, type Mode } from '@verimark/contract';
+/**
+ * The upload form: its choices (upload-fields.tsx), what it costs (upload-cost.tsx), the column
+ * sanity check (doubt-check.tsx), and "Upload", enabled only when the upload can go.
+ */
 import { useEffect, useState } from 'preact/hooks';
-import { formatNumber } from '@/components/popup/format';
 import type { PreflightSummary } from '@/lib/csv/preflight';
 import { t, tn } from '@/lib/shared/i18n';
 import type { AccountView } from '@/lib/shared/views';
 import { columnDoubt } from './column-doubt';
+import { DoubtCheck } from './doubt-check';
+import { columnProblem, UploadCost } from './upload-cost';
+import { type UploadChoices, UploadFields } from './upload-fields';
 
-export interface UploadChoices {
-  column: number;
-  mode: Mode;
-  fileName: string;
-}
+export { columnProblem } from './upload-cost';
+export type { UploadChoices } from './upload-fields';
 
 export function UploadForm({
   summary,
@@ -37,6 +37,8 @@ export function UploadForm({
   // A confirmation is for one column: choosing another asks again.
   useEffect(() => setConfirmed(false), [choices.column]);
   const short = account && credits !== null && credits > account.credits ? account.credits : null;
+  const blocked =
+    problem !== null || credits === null || credits === 0 || short !== null || (doubt !== null && !confirmed);
   return (
     <form
       class="upload-form"
@@ -45,109 +47,25 @@ export function UploadForm({
         onUpload();
       }}
     >
-      <div class="grid-2">
-        <div class="field">
-          <label for="email-column">{t('popup_email_column_label')}</label>
-          <select
-            id="email-column"
-            value={String(choices.column)}
-            onChange={(event) => onChange({ ...choices, column: Number(event.currentTarget.value) })}
-          >
-            {choices.column < 0 && <option value="-1">{t('popup_email_column_choose')}</option>}
-            {summary.headers.map((header, i) => (
-              <option key={`${i}-${header}`} value={String(i)}>
-                {header || t('popup_column_unnamed', i + 1)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="mode">{t('popup_mode_label')}</label>
-          <select
-            id="mode"
-            value={choices.mode}
-            onChange={(event) => onChange({ ...choices, mode: event.currentTarget.value as Mode })}
-          >
-            {MODES.map((mode) => (
-              <option key={mode} value={mode}>
-                {t(`popup_mode_${mode}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <div class="field">
-        <label for="file-name">{t('popup_file_name_label')}</label>
-        <input
-          id="file-name"
-          type="text"
-          value={choices.fileName}
-          onInput={(event) => onChange({ ...choices, fileName: event.currentTarget.value })}
-        />
-      </div>
-      {problem ? (
-        <p class="form-error" role="alert" data-testid="column-problem">
-          {problem}
-        </p>
-      ) : (
-        <p class="credits" data-testid="credits">
-          {credits === null
-            ? t('popup_credits_choose_column')
-            : account
-              ? t(
-                  'popup_credits_balance',
-                  formatNumber(credits),
-                  formatNumber(account.credits),
-                  formatNumber(summary.rowCount),
-                )
-              : t('popup_credits', formatNumber(credits), formatNumber(summary.rowCount))}
-        </p>
-      )}
-      {short !== null && credits !== null && (
-        <p class="form-error" role="alert" data-testid="credits-short">
-          {t('popup_credits_short', formatNumber(credits), formatNumber(short))}
-        </p>
-      )}
+      <UploadFields summary={summary} choices={choices} onChange={onChange} />
+      <UploadCost
+        problem={problem}
+        credits={credits}
+        short={short}
+        rows={summary.rowCount}
+        account={account}
+      />
       {doubt && (
-        <div class="doubt" data-testid="column-doubt">
-          <p role="alert">{tn('popup_column_doubt', doubt.sampled, formatNumber(doubt.emailLike))}</p>
-          <label class="check-label">
-            <input
-              type="checkbox"
-              checked={confirmed}
-              onChange={(event) => setConfirmed(event.currentTarget.checked)}
-            />
-            {t('popup_column_doubt_confirm')}
-          </label>
-        </div>
+        <DoubtCheck
+          emailLike={doubt.emailLike}
+          sampled={doubt.sampled}
+          confirmed={confirmed}
+          onConfirm={setConfirmed}
+        />
       )}
-      <button
-        type="submit"
-        class="primary wide"
-        disabled={
-          busy ||
-          problem !== null ||
-          credits === null ||
-          credits === 0 ||
-          short !== null ||
-          (doubt !== null && !confirmed)
-        }
-      >
+      <button type="submit" class="primary wide" disabled={busy || blocked}>
         {t('popup_upload_button')}
       </button>
     </form>
   );
-}
-
-/**
- * Why the chosen column cannot be sent: the service finds the email column by its header name
- * (exact match first), so a column without a name, or with the name of an earlier column, cannot
- * be asked for.
- */
-export function columnProblem(headers: readonly string[], column: number): string | null {
-  const name = headers[column];
-  if (name === undefined) return null;
-  if (name === '') return t('popup_column_problem_unnamed', column + 1);
-  if (headers.indexOf(name) !== column) return t('popup_column_problem_duplicate', name);
-  return null;
 }

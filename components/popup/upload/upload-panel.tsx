@@ -20,7 +20,9 @@ import { CsvPreview } from './csv-preview';
 import { FileDrop } from './file-drop';
 import { JobsList } from './jobs-list';
 import { preflightErrorText } from './preflight-text';
-import { columnProblem, type UploadChoices, UploadForm } from './upload-form';
+import { columnProblem } from './upload-cost';
+import type { UploadChoices } from './upload-fields';
+import { UploadForm } from './upload-form';
 
 type Stage =
   | { kind: 'idle' }

@@ -4,6 +4,7 @@
  * credit spent) say why and what to do, with Retry and Dismiss.
  */
 
+import { RetryDismiss } from '@/components/popup/retry-dismiss';
 import { errorText } from '@/lib/shared/error-text';
 import { type MessageKey, t } from '@/lib/shared/i18n';
 import type { PendingCheckView } from '@/lib/shared/views';
@@ -69,24 +70,11 @@ export function KeptChecks({
             <p class="form-error refused-text" data-error-kind={refused.kind}>
               {refusedText(refused)}
             </p>
-            <div class="file-actions">
-              <button
-                type="button"
-                class="secondary"
-                onClick={() => onRetry(check)}
-                aria-label={t('popup_retry_named', check.email)}
-              >
-                {t('popup_retry')}
-              </button>
-              <button
-                type="button"
-                class="secondary"
-                onClick={() => onDismiss(check)}
-                aria-label={t('popup_dismiss_named', check.email)}
-              >
-                {t('popup_dismiss')}
-              </button>
-            </div>
+            <RetryDismiss
+              name={check.email}
+              onRetry={() => onRetry(check)}
+              onDismiss={() => onDismiss(check)}
+            />
           </li>
         );
       })}

@@ -7,25 +7,20 @@
  */
 
 import { checkEmail } from '@verimark/contract/address';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { useAccount } from '@/components/popup/account';
-import { useApi, useRecovered } from '@/components/popup/api-status';
+import { useApi } from '@/components/popup/api-status';
 import { useAnnounce } from '@/components/popup/live-status';
-import { useInterval } from '@/components/popup/use-interval';
 import { t } from '@/lib/shared/i18n';
 import { invalidVerdict } from '@/lib/shared/local-verdict';
 import { sendMessage } from '@/lib/shared/messages';
-import type { PendingCheckView, VerdictView } from '@/lib/shared/views';
-import { refusedNamedText } from './kept-checks';
+import type { VerdictView } from '@/lib/shared/views';
 import { RecentLookups } from './recent-lookups';
-import { VerdictCard } from './verdict-card';
+import { useKeptFollowUp } from './use-kept-follow-up';
+import { useLookupLists } from './use-lookup-lists';
+import { EMPTY, type Slot, VerdictSlot } from './verdict-slot';
 import { statusText } from './verdict-text';
-
-const RECENT_LIMIT = 5;
-/** How often the lists are read again while a kept check waits. */
-const PENDING_REFRESH_MS = 2000;
-/** How long the verdict of a kept check that was just sent is waited for here. */
-const SENT_WAIT_MS = 120_000;
+import { VerifyForm } from './verify-form';
 
 /** A suggestion may be a whole address or just a domain. */
 function suggestedAddress(current: string, suggestion: string): string {
@@ -33,45 +28,14 @@ function suggestedAddress(current: string, suggestion: string): string {
   return `${current.slice(0, current.lastIndexOf('@'))}@${suggestion}`;
 }
 
-/**
- * What the slot under the form shows: nothing, a check on its way, its verdict, a check the
- * background kept (service unreachable; `sentAt` once it was sent and its verdict is on the way),
- * or that kept check refused when it was sent. One at a time.
- */
-type Slot =
-  | { kind: 'empty' }
-  | { kind: 'busy'; email: string }
-  | { kind: 'verdict'; verdict: VerdictView }
-  | { kind: 'kept'; email: string; sentAt: number | null }
-  | { kind: 'refused'; check: PendingCheckView & { refused: NonNullable<PendingCheckView['refused']> } };
-
-const EMPTY: Slot = { kind: 'empty' };
-
 export function VerifyPanel() {
   const call = useApi();
   const announce = useAnnounce();
   const [input, setInput] = useState('');
   const [slot, setSlot] = useState<Slot>(EMPTY);
-  const [recent, setRecent] = useState<VerdictView[]>([]);
-  /** Checks the background keeps until the service is back. */
-  const [pending, setPending] = useState<PendingCheckView[]>([]);
-  const recovered = useRecovered();
   const { refresh: refreshAccount } = useAccount();
-
-  const loadRecent = async () => {
-    const list = await call(() => sendMessage('recentLookups', { limit: RECENT_LIMIT }), 'local');
-    if (list) setRecent(list);
-    return list ?? null;
-  };
-  const loadPending = async (sendNow = false) => {
-    const list = await call(() => sendMessage('pendingChecks', { sendNow }), 'local');
-    if (list) setPending(list);
-    return list ?? null;
-  };
-  useEffect(() => {
-    void loadRecent();
-    void loadPending();
-  }, []);
+  const lists = useLookupLists(call);
+  const { recent, pending, loadRecent, loadPending } = lists;
 
   const showVerdict = (verdict: VerdictView) => {
     setSlot({ kind: 'verdict', verdict });
@@ -109,50 +73,7 @@ export function VerifyPanel() {
     if (!result.cached && result.status !== 'invalid') refreshAccount();
   };
 
-  /** Reads both lists; the check just asked, once answered, shows its verdict (or why it was refused). */
-  const refreshKept = async (sendNow = false) => {
-    const [left, list] = await Promise.all([loadPending(sendNow), loadRecent()]);
-    if (slot.kind !== 'kept' || !left) return;
-    const { email, sentAt } = slot;
-    // Only while the slot still shows this check (a new Verify may have started meanwhile).
-    const replace = (next: Slot) =>
-      setSlot((now) => (now.kind === 'kept' && now.email === email ? next : now));
-    const kept = left.find((check) => check.email === email);
-    if (kept?.refused) {
-      replace({ kind: 'refused', check: { ...kept, refused: kept.refused } });
-      // The sentence itself is in the verdict slot; the status line says it briefly.
-      announce(t('popup_kept_refused_announce', kept.email));
-      return;
-    }
-    if (kept) return;
-    const done = list?.find((item) => item.email === email);
-    if (done) {
-      replace({ kind: 'verdict', verdict: done });
-      announce(t('popup_announce_verdict', done.email, statusText(done.status)));
-      refreshAccount();
-      return;
-    }
-    // Sent: the service is verifying it. Waited for a while, then left to the recent list.
-    if (sentAt === null) replace({ kind: 'kept', email, sentAt: Date.now() });
-    else if (Date.now() - sentAt >= SENT_WAIT_MS) replace(EMPTY);
-  };
-  useEffect(() => {
-    if (recovered > 0) void refreshKept(true);
-  }, [recovered]);
-  const waiting = pending.some((check) => !check.refused);
-  useInterval(() => void refreshKept(), waiting || slot.kind === 'kept' ? PENDING_REFRESH_MS : null);
-
-  const retryKept = async (check: PendingCheckView) => {
-    setSlot({ kind: 'kept', email: check.email, sentAt: null });
-    await call(() => sendMessage('retryPendingCheck', { email: check.email, mode: check.mode }), 'local');
-    void loadPending();
-  };
-  const dismissKept = async (check: PendingCheckView) => {
-    if (slot.kind === 'refused' && slot.check.email === check.email) setSlot(EMPTY);
-    await call(() => sendMessage('dismissPendingCheck', { email: check.email, mode: check.mode }), 'local');
-    announce(t('popup_dismissed', check.email));
-    void loadPending();
-  };
+  const { retryKept, dismissKept } = useKeptFollowUp({ slot, setSlot, lists, call, refreshAccount });
 
   const onSuggestion = (suggestion: string) => {
     const next = suggestedAddress(slot.kind === 'verdict' ? slot.verdict.email : input, suggestion);
@@ -162,54 +83,13 @@ export function VerifyPanel() {
 
   return (
     <div class="panel-body">
-      <form
-        class="verify-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void verify(input);
-        }}
-      >
-        <label for="verify-email">{t('popup_email_label')}</label>
-        <div class="row">
-          <input
-            id="verify-email"
-            type="email"
-            inputMode="email"
-            autoComplete="off"
-            spellcheck={false}
-            placeholder={t('popup_email_placeholder')}
-            value={input}
-            onInput={(event) => setInput(event.currentTarget.value)}
-          />
-          <button type="submit" class="primary" disabled={slot.kind === 'busy' || input.trim() === ''}>
-            {t('popup_verify_button')}
-          </button>
-        </div>
-      </form>
-      <div class="verdict-slot">
-        {slot.kind === 'busy' && <p class="muted">{t('popup_verifying', slot.email)}</p>}
-        {slot.kind === 'kept' && slot.sentAt !== null && (
-          <p class="muted">{t('popup_verifying', slot.email)}</p>
-        )}
-        {slot.kind === 'kept' && slot.sentAt === null && (
-          <p class="queued" data-testid="verify-queued">
-            {t('popup_verify_queued', slot.email)}
-          </p>
-        )}
-        {slot.kind === 'refused' && (
-          <p class="form-error refused-now" data-testid="verify-refused">
-            {refusedNamedText(slot.check.email, slot.check.refused)}
-          </p>
-        )}
-        {slot.kind === 'verdict' && (
-          <VerdictCard
-            verdict={slot.verdict}
-            onSuggestion={onSuggestion}
-            onAgain={() => void verify(slot.verdict.email, true)}
-          />
-        )}
-      </div>
+      <VerifyForm
+        value={input}
+        busy={slot.kind === 'busy'}
+        onInput={setInput}
+        onSubmit={() => void verify(input)}
+      />
+      <VerdictSlot slot={slot} onSuggestion={onSuggestion} onAgain={(email) => void verify(email, true)} />
       <RecentLookups
         pending={pending}
         lookups={recent}

@@ -3,15 +3,15 @@
  * URL (no key needed) and filtered as it streams in (results-subset.ts), so subsets work with any
  * service and any size up to the 25 MB limit without holding the file. The subset is saved through
  * the downloads API from a blob URL as `<name>-<subset>.csv` (the suffix translated): made by the background page in
- * Firefox, by the offscreen document in Chrome (offscreen.ts).
+ * Firefox, by the offscreen document in Chrome (lib/offscreen/document.ts).
  */
 import { browser } from 'wxt/browser';
 import { ApiError } from '@/lib/api/errors';
+import { ensureOffscreen, holdOffscreen, releaseOffscreen } from '@/lib/offscreen/document';
+import type { OffscreenRequest, OffscreenSubsetAnswer } from '@/lib/offscreen/protocol';
 import { type MessageKey, t } from '@/lib/shared/i18n';
 import type { ResultPreview, Subset } from '@/lib/shared/views';
 import { resultFileName, resultsUrl } from './downloads';
-import { ensureOffscreen, holdOffscreen, releaseOffscreen } from './offscreen';
-import type { OffscreenRequest, OffscreenSubsetAnswer } from './offscreen-protocol';
 import { previewRows } from './results-subset';
 import { type SubsetFailure, subsetBlob } from './subset-blob';
 import { whenDownloadEnds } from './when-download-ends';

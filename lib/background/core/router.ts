@@ -7,6 +7,12 @@ import { MODES, type Mode } from '@verimark/contract';
 import type { GetDataType, GetReturnType } from '@webext-core/messaging';
 import { ApiError, fromMessageError } from '@/lib/api/errors';
 import { downloadResults } from '@/lib/background/bulk/downloads';
+import {
+  fileDeleteOffered,
+  listFileDeletes,
+  scheduleFileDelete,
+  undoFileDelete,
+} from '@/lib/background/bulk/file-delete';
 import { getFile } from '@/lib/background/bulk/file-record';
 import { pollBulkJobs } from '@/lib/background/bulk/poll';
 import { downloadSubset, previewResults } from '@/lib/background/bulk/results-download';
@@ -89,6 +95,10 @@ export const handlers: { [K in Type]: Handler<K> } = {
   },
   previewResults: (data) => previewResults(data),
   getFile: (data) => getFile(data),
+  fileDeleteOffered: () => fileDeleteOffered(),
+  deleteFile: (data) => scheduleFileDelete(data),
+  undoDeleteFile: (data) => undoFileDelete(data),
+  fileDeletes: () => listFileDeletes(),
   dismissJob: (data) => dismissJob(data.id),
   getAccount: () => getAccount(),
   checkThisPage: (data) => checkThisPage(data.tabId),

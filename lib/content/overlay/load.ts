@@ -15,7 +15,7 @@ import type { GuardUi } from '@/lib/content/send-guard/guard';
 
 export const UI_GLOBAL = '__verimarkUi';
 
-/** The badges' popovers of one content script (lib/popover/popovers.ts). */
+/** The badges' popovers of one content script (lib/on-demand/popovers.ts). */
 export interface PopoversApi {
   /** A person activated a badge: open its popover, or close it when it is already open. */
   toggle(el: Element, badge: Badge): void;

@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userEvents } from '@/lib/content/marking/user-event';
-import { DIALOG_TAG, dialogRoot } from '@/lib/popover/send-guard/dialog';
-import { followHeld } from '@/lib/popover/send-guard/held';
+import { DIALOG_TAG, dialogRoot } from '@/lib/on-demand/send-guard/dialog';
+import { followHeld } from '@/lib/on-demand/send-guard/held';
 import { startSendGuard } from './guard';
 import { FakeVerdicts } from './testing/fake-verdicts';
 import { GMAIL_LIKE, load, OUTLOOK_LIKE } from './testing/fixtures';

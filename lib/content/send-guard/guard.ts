@@ -14,7 +14,7 @@
  *   warning or the send.
  *
  * The hold itself is here, in the marking script, and synchronous, so even the first Send of a
- * page is caught; the dialog and what follows (lib/popover/send-guard/held.ts) are not: they come with the on-demand
+ * page is caught; the dialog and what follows (lib/on-demand/send-guard/held.ts) are not: they come with the on-demand
  * script (lib/content/overlay/load.ts), asked for once a press is held back.
  *
  * A held-back send goes out only by a faithful re-trigger (retrigger.ts explains it): after
@@ -24,13 +24,13 @@
  */
 
 import { isUserEvent } from '@/lib/content/marking/user-event';
-import type { GuardDialog } from '@/lib/popover/send-guard/dialog';
-import type { followHeld } from '@/lib/popover/send-guard/held';
+import type { GuardDialog } from '@/lib/on-demand/send-guard/dialog';
+import type { followHeld } from '@/lib/on-demand/send-guard/held';
 import { composeOf, composeRecipients, sendButtonIn, sendButtonOnPath } from './compose';
 import { type Decision, decide, type GuardOptions, type Verdicts } from './decide';
 import { isOwnEvent, pressButton, repeatKey } from './retrigger';
 
-/** What follows a hold (lib/popover/send-guard/held.ts), from the on-demand script. */
+/** What follows a hold (lib/on-demand/send-guard/held.ts), from the on-demand script. */
 export interface GuardUi {
   followHeld: typeof followHeld;
 }
@@ -157,7 +157,7 @@ export function startSendGuard(deps: SendGuardDeps): void {
     else if (p.key && (p.key.target as Node).isConnected) repeatKey(p.key.target, p.key.event);
   };
 
-  /** After the hold: the dialog and what follows (lib/popover/send-guard/held.ts) come with the on-demand script. */
+  /** After the hold: the dialog and what follows (lib/on-demand/send-guard/held.ts) come with the on-demand script. */
   const follow = async (p: Press, decision: Decision): Promise<void> => {
     if (decision.action === 'wait') {
       // They are about to be written to: verified now (not from the page budget), whatever

@@ -4,7 +4,7 @@
  * page makes blob URLs itself.
  */
 import { browser } from 'wxt/browser';
-import { OFFSCREEN_PATH } from './offscreen-protocol';
+import { OFFSCREEN_PATH } from './protocol';
 
 let creating: Promise<void> | null = null;
 /** Subsets whose blob URL is still in use (in this worker's life). */

@@ -3,8 +3,9 @@
  * plain runtime messages marked with `verimarkOffscreen`, answered only by the offscreen page
  * and only for the extension's own background (lib/offscreen/subset-page.ts checks the sender).
  */
+
+import type { SubsetFailure } from '@/lib/background/bulk/subset-blob';
 import type { Subset } from '@/lib/shared/views';
-import type { SubsetFailure } from './subset-blob';
 
 export const OFFSCREEN_PATH = '/offscreen.html';
 

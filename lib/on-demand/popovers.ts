@@ -3,7 +3,7 @@
  * lib/content/overlay/load.ts). The badge's popover, one at a time per document, in the overlay: what it shows for an element,
  * and its actions — "Verify", "Replace" with the suggestion in a field (the page sees a normal
  * input and change) or for a compose recipient (the chip is swapped through the compose's own
- * controls, lib/popover/webmail/recipient-swap.ts), and "Undo" of that replacement in one click. After a
+ * controls, lib/on-demand/webmail/recipient-swap.ts), and "Undo" of that replacement in one click. After a
  * recipient swap the popover moves to the new chip's badge as soon as the compose has made it.
  */
 

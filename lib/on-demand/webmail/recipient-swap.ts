@@ -8,7 +8,7 @@
  */
 
 import { GMAIL_FIELD, recipientOf, recipientsIn } from '@/lib/content/webmail/recipients';
-import { replaceRecipient } from '@/lib/popover/send-guard/replace';
+import { replaceRecipient } from '@/lib/on-demand/send-guard/replace';
 
 export interface RecipientSwap {
   /** The compose field holding the recipients: it stays on the page while chips come and go. */
