@@ -19,16 +19,7 @@ async function accepted(url, key) {
 
 function createKey(root, env) {
   return new Promise((resolve, reject) => {
-    const args = [
-      '--import',
-      'tsx',
-      'server/admin.ts',
-      'create-key',
-      '--credits',
-      '1000',
-      '--label',
-      'demo',
-    ];
+    const args = ['--import', 'tsx', 'server/admin.ts', 'create-key', '--credits', '1000', '--label', 'demo'];
     const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
