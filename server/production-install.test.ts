@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, waitFor } from './testing/api';
-import { docBlock, substitute } from './testing/doc-blocks';
+import { docBlock, editEnvFile, substitute } from './testing/doc-blocks';
 import { type FakeNet, fakeNetEnv, startFakeNet } from './testing/fake-net';
 import { FAKE_DOMAINS } from './testing/fake-net-zone';
 
@@ -113,16 +113,6 @@ async function stopUnit(unit: Unit): Promise<number | null> {
   const node = Number(readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]);
   process.kill(node > 0 ? node : -pid, 'SIGTERM');
   return exited;
-}
-
-/** Sets NAME=value lines of an environment file (replacing the line, commented or not, or appending it). */
-function editEnvFile(file: string, settings: Record<string, string>): void {
-  let text = readFileSync(file, 'utf8');
-  for (const [name, value] of Object.entries(settings)) {
-    const line = new RegExp(`^#? ?${name}=.*$`, 'm');
-    text = line.test(text) ? text.replace(line, `${name}=${value}`) : `${text}${name}=${value}\n`;
-  }
-  writeFileSync(file, text);
 }
 
 beforeAll(async () => {

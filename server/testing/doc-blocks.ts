@@ -3,7 +3,7 @@
  * right after a `<!-- test: NAME -->` comment, taken from the page itself (never retyped), and the
  * page's install paths moved under a temporary folder.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,4 +27,17 @@ export function substitute(text: string, map: Record<string, string>): string {
   if (keys.length === 0) return text;
   const pattern = new RegExp(keys.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
   return text.replace(pattern, (found) => map[found] ?? found);
+}
+
+/**
+ * An operator's edit of an environment file (`NAME=value` lines): each setting's line, commented
+ * out or not, becomes `NAME=value`; a setting without a line is appended.
+ */
+export function editEnvFile(file: string, settings: Record<string, string>): void {
+  let text = readFileSync(file, 'utf8');
+  for (const [name, value] of Object.entries(settings)) {
+    const line = new RegExp(`^#? ?${name}=.*$`, 'm');
+    text = line.test(text) ? text.replace(line, `${name}=${value}`) : `${text}${name}=${value}\n`;
+  }
+  writeFileSync(file, text);
 }
