@@ -21,7 +21,7 @@ import { type FakeNet, fakeNetEnv, startFakeNet } from './testing/fake-net';
 import { FAKE_DOMAINS } from './testing/fake-net-zone';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const INSTALL_TIMEOUT_MS = 10 * 60_000;
+const INSTALL_TIMEOUT_MS = 25 * 60_000;
 const isRoot = process.getuid?.() === 0;
 /** The page's install paths, each moved under the temporary folder. */
 const MOVED = ['/opt/verimark', '/etc/verimark', '/var/lib/verimark', '/etc/systemd/system'];
