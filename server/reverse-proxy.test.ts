@@ -6,7 +6,7 @@
  * addresses (127.0.0.2, …) so that their address differs from the proxy's.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import https from 'node:https';
 import { createServer } from 'node:net';
@@ -18,7 +18,7 @@ import { DOOR_LIMIT_PER_MIN } from './app/door-limit';
 import { waitFor } from './testing/api';
 import { docBlock, substitute } from './testing/doc-blocks';
 import { FAKE_DOMAINS } from './testing/fake-net-zone';
-import { type RunningNginx, startNginx } from './testing/nginx';
+import { provisionPackage, type RunningNginx, startNginx } from './testing/nginx';
 import { type RunningService, startService } from './testing/service';
 
 let dir = '';
@@ -224,5 +224,27 @@ describe('the service behind the nginx configuration of docs/self-hosting.md', (
     const inside = await fetch(`${service.baseUrl}/metrics`);
     expect(inside.status).toBe(200);
     expect(await inside.text()).toContain('verimark_');
+  });
+});
+
+describe('the Caddy configuration of docs/self-hosting.md', () => {
+  it("is valid Caddyfile for Debian's caddy, with room for a 25 MB upload, /metrics answered 404 and the service as upstream", () => {
+    const caddy = provisionPackage('caddy', '/usr/bin/caddy');
+    const file = join(dir, 'Caddyfile');
+    writeFileSync(file, `${docBlock('caddy')}\n`);
+    const adapted = spawnSync(caddy, ['adapt', '--config', file, '--adapter', 'caddyfile'], {
+      encoding: 'utf8',
+    });
+    expect(adapted.status, adapted.stderr).toBe(0);
+    // No warning either (an unneeded directive, a deprecated one).
+    expect(adapted.stderr).not.toMatch(/"level":"warn"/);
+    const json = adapted.stdout;
+    const maxSize = Number(/"max_size":(\d+)/.exec(json)?.[1]);
+    expect(maxSize).toBeGreaterThan(MAX_UPLOAD_BYTES + 64 * 1024);
+    expect(json).toContain(
+      '{"handler":"static_response","status_code":404}],"match":[{"path_regexp":{"pattern":"^/+metrics"}}]',
+    );
+    expect(json).toContain('"upstreams":[{"dial":"127.0.0.1:8787"}]');
+    expect(json).toContain('"read_timeout":300000000000');
   });
 });

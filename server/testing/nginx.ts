@@ -1,35 +1,40 @@
 /**
- * Debian's nginx for the reverse-proxy test (server/reverse-proxy.test.ts): found at /usr/sbin/nginx
- * (or VERIMARK_NGINX), installed with apt-get when missing and running as root — as
- * scripts/provision-browsers.mjs does for the browsers — and run in the foreground with a
- * configuration of the test's own (its prefix, pid and logs in a temporary folder), stopped with
- * SIGQUIT.
+ * Debian's reverse proxies for the reverse-proxy test (server/reverse-proxy.test.ts): nginx (at
+ * /usr/sbin/nginx, or VERIMARK_NGINX) and caddy, installed with apt-get when missing and running
+ * as root — as scripts/provision-browsers.mjs does for the browsers — and nginx run in the
+ * foreground with a configuration of the test's own (its prefix, pid and logs in a temporary
+ * folder), stopped with SIGQUIT.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 
-const NGINX = process.env.VERIMARK_NGINX || '/usr/sbin/nginx';
-
-/** The nginx executable; installs Debian's package when it is missing and this runs as root. */
-export function provisionNginx(): string {
-  if (existsSync(NGINX)) return NGINX;
+/**
+ * A Debian package's executable (`VERIMARK_<NAME>` overrides where it is); installs the package
+ * with apt-get when it is missing and this runs as root, else says what to install.
+ */
+export function provisionPackage(pkg: string, executable: string): string {
+  const path = process.env[`VERIMARK_${pkg.toUpperCase()}`] || executable;
+  if (existsSync(path)) return path;
   const isRoot = process.getuid?.() === 0;
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'ignore' }).status === 0;
   if (!isRoot || !hasApt) {
     throw new Error(
-      `The reverse-proxy test needs nginx, not found at ${NGINX}: sudo apt-get install -y --no-install-recommends nginx (npm test installs it itself as root), or VERIMARK_NGINX=/path/to/nginx`,
+      `The reverse-proxy test needs ${pkg}, not found at ${path}: sudo apt-get install -y --no-install-recommends ${pkg} (npm test installs it itself as root), or VERIMARK_${pkg.toUpperCase()}=/path/to/${pkg}`,
     );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'nginx']]) {
+  for (const args of [['update'], ['install', '-y', '--no-install-recommends', pkg]]) {
     const result = spawnSync('flock', ['/tmp/apt.lock', 'apt-get', ...args], { stdio: 'inherit', env });
     if (result.status !== 0) throw new Error(`apt-get ${args[0]} failed (exit ${result.status})`);
   }
-  if (!existsSync(NGINX)) throw new Error(`nginx is still missing at ${NGINX} after apt-get install`);
-  return NGINX;
+  if (!existsSync(path)) throw new Error(`${pkg} is still missing at ${path} after apt-get install`);
+  return path;
 }
+
+/** Debian's nginx, installed when missing (as root). */
+export const provisionNginx = () => provisionPackage('nginx', '/usr/sbin/nginx');
 
 export interface RunningNginx {
   output(): string;
