@@ -53,18 +53,28 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Runs lines of a documented block with bash (errexit), from `cwd`; resolves with stdout and the final working directory. */
-function bash(script: string, cwd: string): { stdout: string; cwd: string } {
-  const result = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', `${script}\necho "__PWD__=$(pwd)"`], {
+/**
+ * Runs lines of a documented block with bash (errexit), from `cwd`; resolves with stdout and the
+ * final working directory. Asynchronous: the test's DNS and SMTP servers answer from this process.
+ */
+function bash(script: string, cwd: string): Promise<{ stdout: string; cwd: string }> {
+  const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', `${script}\necho "__PWD__=$(pwd)"`], {
     cwd,
-    encoding: 'utf8',
     env: { ...process.env, npm_config_yes: 'true', npm_config_fund: 'false', npm_config_audit: 'false' },
-    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (result.status !== 0)
-    throw new Error(`${script}\nfailed (${result.status}):\n${result.stdout}\n${result.stderr}`);
-  const at = result.stdout.lastIndexOf('__PWD__=');
-  return { stdout: result.stdout.slice(0, at), cwd: result.stdout.slice(at + 8).trim() };
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  return new Promise((done, fail) => {
+    child.once('error', fail);
+    child.once('close', (code) => {
+      if (code !== 0) return fail(new Error(`${script}\nfailed (${code}):\n${stdout}\n${stderr}`));
+      const at = stdout.lastIndexOf('__PWD__=');
+      done({ stdout: stdout.slice(0, at), cwd: stdout.slice(at + 8).trim() });
+    });
+  });
 }
 
 /** A unit file's settings ([Service] keys → values; the last one wins). */
@@ -127,10 +137,10 @@ beforeAll(async () => {
     mkdirSync(join(tmp, dir), { recursive: true });
   userCreated = spawnSync('id', ['verimark'], { stdio: 'ignore' }).status !== 0;
 
-  bash(docBlock('production-build'), ROOT);
+  await bash(docBlock('production-build'), ROOT);
   // `rsync -a server/dist/ host:/opt/verimark/`
   cpSync(join(ROOT, 'server/dist'), paths['/opt/verimark'] ?? '', { recursive: true });
-  bash(substitute(docBlock('production-install'), paths), tmp);
+  await bash(substitute(docBlock('production-install'), paths), tmp);
 
   // The installed files name the same paths: moved too.
   for (const file of [
@@ -198,9 +208,9 @@ describe.skipIf(!isRoot)(
       // The start block: `systemctl` lines as systemd would do them, the rest with bash.
       let cwd = tmp;
       let segment: string[] = [];
-      const flush = () => {
+      const flush = async () => {
         if (segment.length === 0) return;
-        const ran = bash(segment.join('\n'), cwd);
+        const ran = await bash(segment.join('\n'), cwd);
         startOutput += ran.stdout;
         cwd = ran.cwd;
         segment = [];
@@ -209,11 +219,11 @@ describe.skipIf(!isRoot)(
         const enable = /^systemctl enable --now (.+)$/.exec(line);
         if (line === 'systemctl daemon-reload') continue;
         if (enable?.[1]) {
-          flush();
+          await flush();
           for (const name of enable[1].split(/\s+/)) await startUnit(name);
         } else segment.push(line);
       }
-      flush();
+      await flush();
       const service = units.find((u) => u.name === 'verimark');
       expect(service).toBeDefined();
       expect(startOutput).toMatch(/^OK {3}DNS: gmail\.com has MX records/m);
