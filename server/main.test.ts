@@ -34,7 +34,9 @@ describe('npm run service', () => {
     const first = await startService({ fakeNet: net, dataDir });
     started.push(first);
     expect(first.output()).toContain(`Verimark service listening on ${first.baseUrl}`);
-    expect(first.output()).toContain('No API key yet. Create one with the admin command');
+    await waitFor(() =>
+      first.output().includes('No API key yet. Create one with the admin command') ? true : null,
+    );
     expect(first.output()).not.toMatch(/vm_[\w-]{8,}/);
     // The only key is the one the test helper made with the admin command afterwards.
     const keys = (await first.admin(['list-keys'])).split('\n').filter((l) => /credits=/.test(l));
@@ -51,7 +53,7 @@ describe('npm run service', () => {
     expect(
       (await new Api(second.baseUrl, first.apiKey).get(`${PATHS.bulkFiles}?page=1&pageSize=1`)).status,
     ).toBe(200);
-  });
+  }, 90_000);
 
   it('refuses TRUST_PROXY=true at start, saying what to write instead', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
