@@ -1,6 +1,8 @@
-// The API key `npm start` hands to the extension: the demo key on an empty database, else the
-// key kept in DATA_DIR/start-api-key while the service still accepts it, else a new one from
-// `npm run service:admin -- create-key --credits 1000 --label start`.
+// The API key `npm start` hands to the extension: the key kept in DATA_DIR/start-api-key while the
+// service still accepts it, else a new demo key made with the admin command
+// (`create-key --credits 1000 --label demo`) and printed as `Demo API key: …`. Only this
+// development starter makes a demo key: the service's production entry points, the image and
+// compose never do (docs/design.md §4).
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -17,16 +19,7 @@ async function accepted(url, key) {
 
 function createKey(root, env) {
   return new Promise((resolve, reject) => {
-    const args = [
-      '--import',
-      'tsx',
-      'server/admin.ts',
-      'create-key',
-      '--credits',
-      '1000',
-      '--label',
-      'start',
-    ];
+    const args = ['--import', 'tsx', 'server/admin.ts', 'create-key', '--credits', '1000', '--label', 'demo'];
     const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
@@ -38,14 +31,14 @@ function createKey(root, env) {
   });
 }
 
-export async function ensureKey({ root, env, dataDir, url, demoKey }) {
+export async function ensureKey({ root, env, dataDir, url }) {
   const file = path.join(dataDir, 'start-api-key');
-  let key = demoKey;
-  if (!key && existsSync(file)) {
+  if (existsSync(file)) {
     const kept = (await readFile(file, 'utf8')).trim();
     if (kept && (await accepted(url, kept))) return kept;
   }
-  key ??= await createKey(root, env);
+  const key = await createKey(root, env);
   await writeFile(file, `${key}\n`, { mode: 0o600 });
+  console.log(`Demo API key: ${key}  (1,000 credits; kept in ${file})`);
   return key;
 }

@@ -52,17 +52,14 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 process.on('SIGHUP', () => void stop(0));
 
-/** Starts `server/main.ts` (as `npm run service` does) and resolves with its URL and demo key. */
+/** Starts `server/main.ts` (as `npm run service` does) and resolves with its URL. */
 function startService() {
   return new Promise((resolve, reject) => {
-    let url = null;
     const service = spawnChild(['--import', 'tsx', 'server/main.ts'], {
       prefix: '[service]',
       onLine(line) {
-        url ??= /Verimark service listening on (\S+)/.exec(line)?.[1] ?? null;
-        const demo = /Demo API key: (\S+)/.exec(line)?.[1];
-        if (url && demo) resolve({ url, demoKey: demo });
-        else if (url && /create-key/.test(line)) resolve({ url, demoKey: null });
+        const url = /Verimark service listening on (\S+)/.exec(line)?.[1];
+        if (url) resolve(url);
       },
     });
     exitCode(service).then((code) => {
@@ -109,8 +106,8 @@ try {
   const building = flags.has('--no-build') ? '' : ' and building the extension';
   const shownDir = DATA_DIR.startsWith(`${ROOT}${path.sep}`) ? path.relative(ROOT, DATA_DIR) : DATA_DIR;
   console.log(`Starting the Verimark service (DATA_DIR ${shownDir})${building}…`);
-  const [{ url, demoKey }] = await Promise.all([startService(), flags.has('--no-build') ? null : build()]);
-  const key = await ensureKey({ root: ROOT, env, dataDir: DATA_DIR, url, demoKey });
+  const [url] = await Promise.all([startService(), flags.has('--no-build') ? null : build()]);
+  const key = await ensureKey({ root: ROOT, env, dataDir: DATA_DIR, url });
   const display = process.env.DISPLAY || process.env.WAYLAND_DISPLAY;
   let launched = false;
   if (display || headless) {

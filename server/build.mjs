@@ -3,8 +3,9 @@
 // Each entry is bundled with the shared @verimark/contract package inlined; the service's npm
 // dependencies stay external. dist/ gets its own package.json (runtime dependencies only) and a
 // package-lock.json cut from the repository's lockfile, so `cd dist && npm ci --omit=dev` installs
-// exactly the versions the tests ran with and nothing else (docs/self-hosting.md).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// exactly the versions the tests ran with and nothing else (docs/self-hosting.md). dist/deploy/
+// holds the environment file and systemd units of the production install (server/deploy/).
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -40,6 +41,7 @@ if (!manifestOnly) {
     logLevel: 'warning',
     banner: { js: '#!/usr/bin/env node' },
   });
+  cpSync(path.join(HERE, 'deploy'), path.join(HERE, 'dist', 'deploy'), { recursive: true });
 }
 
 /** The lockfile entries the runtime dependencies need, taken from the repository's lockfile. */

@@ -34,9 +34,10 @@ export interface ServiceConfig {
   shutdownGraceMs: number;
   /**
    * Fastify's trustProxy (TRUST_PROXY): which proxies may set the client address through
-   * X-Forwarded-For — false (none, the default), a hop count, or addresses / CIDR ranges.
+   * X-Forwarded-For — false (none, the default) or addresses / CIDR ranges / named ranges. Never
+   * `true` or a hop count: both let a client name its own address.
    */
-  trustProxy: boolean | number | string[];
+  trustProxy: false | string[];
   engine: EngineConfig;
   /** When bulk rows answered "not now" are tried again (server/jobs/deferral.ts). */
   deferral: DeferralPolicy;
@@ -154,15 +155,28 @@ export function loadConfig(env: Env = process.env): ServiceConfig {
 /** proxy-addr's names for address ranges, accepted in TRUST_PROXY besides addresses and CIDRs. */
 const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
+/** What to write instead of a TRUST_PROXY that would let clients choose their own address. */
+const TRUST_PROXY_INSTEAD =
+  "write the reverse proxy's own addresses instead: TRUST_PROXY=127.0.0.1 (or loopback) for a proxy on this machine, its address or CIDR range otherwise (under compose, the network's range, e.g. 172.16.0.0/12); several separated by commas";
+
 /**
  * TRUST_PROXY: unset or `false` → no proxy is trusted (the client address is the connection's);
- * `true` → any (only when nothing but the proxy can reach the service); a number → that many
- * hops; else a comma list of proxy addresses, CIDR ranges or `loopback`/`linklocal`/`uniquelocal`.
+ * else a comma list of proxy addresses, CIDR ranges or `loopback`/`linklocal`/`uniquelocal`.
+ * `true` and hop counts are refused: with them the leftmost X-Forwarded-For entry, which the
+ * client writes itself, becomes its address (docs/self-hosting.md, "Behind a reverse proxy").
  */
-export function trustProxy(raw: string | null): boolean | number | string[] {
+export function trustProxy(raw: string | null): false | string[] {
   if (raw === null || raw.toLowerCase() === 'false') return false;
-  if (raw.toLowerCase() === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
+  if (raw.toLowerCase() === 'true') {
+    throw new ConfigError(
+      `TRUST_PROXY=true is refused: it would trust any sender, so a client could choose its own address with X-Forwarded-For; ${TRUST_PROXY_INSTEAD}`,
+    );
+  }
+  if (/^\d+$/.test(raw)) {
+    throw new ConfigError(
+      `TRUST_PROXY=${raw} (a hop count) is refused: it trusts whatever sent the request, so a client could choose its own address with X-Forwarded-For; ${TRUST_PROXY_INSTEAD}`,
+    );
+  }
   const entries = raw
     .split(',')
     .map((s) => s.trim())
@@ -173,7 +187,7 @@ export function trustProxy(raw: string | null): boolean | number | string[] {
     const okBits = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
     if (!(RANGE_NAMES.includes(entry) || (family !== 0 && okBits && extra === undefined))) {
       throw new ConfigError(
-        'TRUST_PROXY must be true, false, a hop count, or a comma list of addresses, CIDR ranges, loopback, linklocal or uniquelocal',
+        `TRUST_PROXY must be a comma list of addresses, CIDR ranges, loopback, linklocal or uniquelocal ("${entry}" is none of them)`,
       );
     }
   }

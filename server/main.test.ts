@@ -1,10 +1,13 @@
 /**
- * `npm run service` as a process: what it prints at start, structured JSON logs, a clean stop
- * on SIGTERM, and no demo key with DATABASE_URL.
+ * `npm run service` (server/main.ts) as a process: no key made on an empty database (the first
+ * comes from the admin command), a refused configuration stops it at start, JSON logs, a clean
+ * stop on SIGTERM; the same on Postgres.
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PATHS } from '@verimark/contract';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Api, waitFor } from './testing/api';
@@ -12,6 +15,7 @@ import { type FakeNet, startFakeNet } from './testing/fake-net';
 import { usePostgres } from './testing/postgres-suite';
 import { type RunningService, startService } from './testing/service';
 
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 let net: FakeNet;
 const pg = usePostgres();
 let dataDir = '';
@@ -24,26 +28,47 @@ afterAll(async () => {
 });
 
 describe('npm run service', () => {
-  it('prints a working demo key on an empty database, only then, and stops cleanly on SIGTERM', async () => {
+  it('makes no key on an empty database, says how to make one, and stops cleanly on SIGTERM', async () => {
     net = await startFakeNet();
     dataDir = await mkdtemp(join(tmpdir(), 'verimark-main-'));
     const first = await startService({ fakeNet: net, dataDir });
     started.push(first);
-    const demo = /Demo API key: (vm_[\w-]+)/.exec(first.output())?.[1];
-    expect(demo).toBeDefined();
     expect(first.output()).toContain(`Verimark service listening on ${first.baseUrl}`);
-    const reply = await new Api(first.baseUrl, demo ?? '').get(`${PATHS.bulkFiles}?page=1&pageSize=1`);
-    expect(reply.status).toBe(200);
+    await waitFor(() =>
+      first.output().includes('No API key yet. Create one with the admin command') ? true : null,
+    );
+    expect(first.output()).not.toMatch(/vm_[\w-]{8,}/);
+    // The only key is the one the test helper made with the admin command afterwards.
+    const keys = (await first.admin(['list-keys'])).split('\n').filter((l) => /credits=/.test(l));
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toContain('label="test"');
 
     await first.stop();
     expect(first.exitCode()).toBe(0);
 
+    // With a key in the database, no hint either.
     const second = await startService({ fakeNet: net, dataDir });
     started.push(second);
-    expect(second.output()).not.toContain('Demo API key');
+    expect(second.output()).not.toContain('No API key yet');
     expect(
-      (await new Api(second.baseUrl, demo ?? '').get(`${PATHS.bulkFiles}?page=1&pageSize=1`)).status,
+      (await new Api(second.baseUrl, first.apiKey).get(`${PATHS.bulkFiles}?page=1&pageSize=1`)).status,
     ).toBe(200);
+  }, 90_000);
+
+  it('refuses TRUST_PROXY=true at start, saying what to write instead', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', DATA_DIR: dataDir, TRUST_PROXY: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d));
+    child.stderr.on('data', (d: Buffer) => (output += d));
+    const code = await new Promise<number | null>((done) => child.once('exit', done));
+    expect(code).toBe(2);
+    expect(output).toMatch(/^Configuration error: TRUST_PROXY=true is refused/m);
+    expect(output).toContain("write the reverse proxy's own addresses instead: TRUST_PROXY=127.0.0.1");
+    expect(output).not.toContain('listening');
   });
 
   it('writes structured JSON logs', async () => {
@@ -64,12 +89,11 @@ describe('npm run service', () => {
 });
 
 describe('npm run service with DATABASE_URL', () => {
-  it('makes no demo key on an empty Postgres database', async () => {
+  it('makes no key on an empty Postgres database', async () => {
     net ??= await startFakeNet();
     const service = await startService({ fakeNet: net, databaseUrl: pg.url() });
     started.push(service);
-    expect(service.output()).not.toContain('Demo API key');
-    expect(service.output()).toContain('Create an API key with');
+    expect(service.output()).toContain('No API key yet. Create one with the admin command');
     // The only key is the one the test helper made afterwards.
     const keys = (await service.admin(['list-keys']))
       .trim()

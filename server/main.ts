@@ -9,19 +9,16 @@ import { heloWarnings, isLoopback, loadConfigOrExit, type ServiceConfig, service
 import { exitOnSignals } from './shutdown';
 import { openStore } from './store/open';
 
-/** Credits of the demo key created on an empty database. */
-const DEMO_CREDITS = 1000;
-
 /**
- * On an empty embedded SQLite database, a demo key to try the service with; null otherwise. Never
- * with DATABASE_URL: a shared (production) database gets its keys from `service:admin` only.
+ * Whether the database holds no API key yet. The production entry points never make one
+ * themselves (a key printed at start is a key in `docker logs` and journald for whoever reads
+ * them): the operator makes the first with the admin command; only `npm start`, the development
+ * starter, makes a demo key (scripts/start-key.mjs).
  */
-async function ensureDemoKey(config: ServiceConfig): Promise<string | null> {
-  if (config.databaseUrl) return null;
+async function hasNoKey(config: ServiceConfig): Promise<boolean> {
   const store = await openStore(config);
   try {
-    if ((await store.keys.count()) > 0) return null;
-    return (await store.keys.create({ credits: DEMO_CREDITS, label: 'demo' })).key;
+    return (await store.keys.count()) === 0;
   } finally {
     await store.close();
   }
@@ -29,7 +26,7 @@ async function ensureDemoKey(config: ServiceConfig): Promise<string | null> {
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const demoKey = await ensureDemoKey(config);
+  const noKey = await hasNoKey(config);
   const app = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
   const { port } = app.server.address() as AddressInfo;
@@ -44,10 +41,10 @@ async function main(): Promise<void> {
       `Warning: PUBLIC_BASE_URL is not set while HOST is ${config.host}: download links will point at ${url}. Set PUBLIC_BASE_URL to the address clients use.`,
     );
   }
-  if (demoKey) {
-    console.log(`Demo API key: ${demoKey}  (${DEMO_CREDITS} credits; shown only once)`);
-  } else {
-    console.log('Create an API key with: npm run service:admin -- create-key --credits 1000');
+  if (noKey) {
+    console.log(
+      'No API key yet. Create one with the admin command, on the same settings: node admin.js create-key --credits 1000 (docs/self-hosting.md, "API keys")',
+    );
   }
 
   exitOnSignals({

@@ -2,31 +2,29 @@
  * The real service (`npm run service`) started for the field run, and its HTTP API as a user
  * calls it: single verifications and one bulk CSV.
  */
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { start } from './processes.mjs';
 
 export async function startService({ root, dir, port, dnsPort, smtpPort, greylistRetryMs }) {
-  let key = null;
+  const env = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: path.join(dir, 'service-data'),
+    DNS_SERVERS: `127.0.0.1:${dnsPort}`,
+    SMTP_PORT: String(smtpPort),
+    SMTP_HELO: 'probe.field.test',
+    SMTP_FROM: 'probe@field.test',
+    ALLOW_PRIVATE_MX: '1',
+    GREYLIST_RETRY_MS: String(greylistRetryMs),
+    LOG_LEVEL: 'debug',
+  };
   const child = start('service', 'npm', ['run', '--silent', 'service'], {
     cwd: root,
     logFile: path.join(dir, 'service.log'),
-    env: {
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: path.join(dir, 'service-data'),
-      DNS_SERVERS: `127.0.0.1:${dnsPort}`,
-      SMTP_PORT: String(smtpPort),
-      SMTP_HELO: 'probe.field.test',
-      SMTP_FROM: 'probe@field.test',
-      ALLOW_PRIVATE_MX: '1',
-      GREYLIST_RETRY_MS: String(greylistRetryMs),
-      LOG_LEVEL: 'debug',
-    },
-    onLine: (line) => {
-      const found = /Demo API key: (vm_[\w-]+)/.exec(line);
-      if (found) key = found[1];
-    },
+    env,
   });
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -36,7 +34,17 @@ export async function startService({ root, dir, port, dnsPort, smtpPort, greylis
       (r) => r.ok,
       () => false,
     );
-    if (healthy && key) return { base, key };
+    if (healthy) {
+      // The service makes no key itself: the first one comes from the admin command, as in
+      // production (the build `npm run service` just made; service:admin would rebuild it under
+      // the running service).
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['server/dist/admin.js', 'create-key', '--credits', '100000', '--label', 'field'],
+        { cwd: root, env: { ...process.env, ...env } },
+      );
+      return { base, key: stdout.trim().split('\n').at(-1)?.trim() };
+    }
     await sleep(200);
   }
   throw new Error(`the service did not start: ${child.tail()}`);

@@ -60,14 +60,8 @@ interface BuildOptions {
 export async function buildApp(config: ServiceConfig, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger === false ? false : loggerOptions(config.logLevel),
-    // A hop count as proxy-addr reads it: the nearest n proxies may set the client address.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (
-            (hops: number) => (_address: string, hop: number) =>
-              hop < hops
-          )(config.trustProxy)
-        : config.trustProxy,
+    // Only the proxies TRUST_PROXY names may set the client address (never `true` or a hop count).
+    trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     requestTimeout: HTTP_TIMEOUTS.requestMs,
     connectionTimeout: HTTP_TIMEOUTS.idleMs,

@@ -1,6 +1,6 @@
 /**
- * Limits before the door (docs/design.md §4): failed requests counted per client address before
- * any key lookup, TRUST_PROXY deciding who may name that address, downloads limited by address
+ * Limits before the door (docs/design.md §4): failed requests counted per client address (IPv6
+ * per /64) before any key lookup, a key accepted from an address passing that address's limit, TRUST_PROXY deciding who may name that address, downloads limited by address
  * rather than by a header the client makes up; uploads refused before their body is read; logs
  * without signatures or keys; a revoked key's download links dead.
  */
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Api, apiWithNewKey, waitFor } from '../testing/api';
 import { type FakeNet, startFakeNet } from '../testing/fake-net';
 import { type RunningService, startService } from '../testing/service';
-import { DOOR_LIMIT_PER_MIN } from './door-limit';
+import { clientBucket, DOOR_LIMIT_PER_MIN } from './door-limit';
 
 /** RATE_LIMIT_PER_MIN here; the limit before the door is its own (DOOR_LIMIT_PER_MIN, 30). */
 const LIMIT = 20;
@@ -58,6 +58,61 @@ describe('before the door', () => {
     expect(await get(proxied.baseUrl, PATHS.account, good)).toBe(200);
   });
 
+  it('serves a valid key from an address that just failed 30 times, when that key was accepted from there before; per key it stays limited', async () => {
+    const client = newClient();
+    const api = await apiWithNewKey(proxied, 10);
+    const own = { 'x-forwarded-for': client, [API_KEY_HEADER]: api.apiKey ?? '' };
+    expect(await get(proxied.baseUrl, PATHS.account, own)).toBe(200);
+    for (let i = 0; i < DOOR; i++) {
+      const headers = { 'x-forwarded-for': client, [API_KEY_HEADER]: `vm_guess${i}` };
+      expect(await get(proxied.baseUrl, PATHS.account, headers)).toBe(401);
+    }
+    // The address is shut: a guess, no key, and a valid key never used from there are refused…
+    expect(
+      await get(proxied.baseUrl, PATHS.account, { 'x-forwarded-for': client, [API_KEY_HEADER]: 'vm_x' }),
+    ).toBe(429);
+    expect(await get(proxied.baseUrl, PATHS.account, { 'x-forwarded-for': client })).toBe(429);
+    const stranger = { 'x-forwarded-for': client, [API_KEY_HEADER]: proxied.apiKey };
+    expect(await get(proxied.baseUrl, PATHS.account, stranger)).toBe(429);
+    // …but the key accepted from it a moment ago is served, until its own limit per key.
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT; i++) statuses.push(await get(proxied.baseUrl, PATHS.account, own));
+    expect(statuses.slice(0, LIMIT - 1)).toEqual(Array(LIMIT - 1).fill(200));
+    expect(statuses.at(-1)).toBe(429);
+    // Its pass belongs to that address: from another shut address it is refused like any other.
+    const other = newClient();
+    for (let i = 0; i < DOOR; i++) {
+      await get(proxied.baseUrl, PATHS.account, {
+        'x-forwarded-for': other,
+        [API_KEY_HEADER]: `vm_guess${i}`,
+      });
+    }
+    const elsewhere = await fetch(proxied.baseUrl + PATHS.account, {
+      headers: { 'x-forwarded-for': other, [API_KEY_HEADER]: api.apiKey ?? '' },
+    });
+    expect(elsewhere.status).toBe(429);
+    expect(Number(elsewhere.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('counts IPv6 clients per /64: rotating addresses inside one network does not escape the limit', async () => {
+    const net64 = '2001:db8:7:1';
+    const statuses: number[] = [];
+    for (let i = 0; i < DOOR + 3; i++) {
+      const headers = {
+        'x-forwarded-for': `${net64}::${(i + 1).toString(16)}`,
+        [API_KEY_HEADER]: `vm_v6_${i}`,
+      };
+      statuses.push(await get(proxied.baseUrl, PATHS.account, headers));
+    }
+    expect(statuses.slice(0, DOOR)).toEqual(Array(DOOR).fill(401));
+    expect(statuses.slice(DOOR)).toEqual(Array(3).fill(429));
+    const sameNet = { 'x-forwarded-for': `${net64}:abcd:ef01:2345:6789`, [API_KEY_HEADER]: 'vm_v6_next' };
+    expect(await get(proxied.baseUrl, PATHS.account, sameNet)).toBe(429);
+    // The next /64 is another client.
+    const nextNet = { 'x-forwarded-for': '2001:db8:7:2::1', [API_KEY_HEADER]: 'vm_v6_other' };
+    expect(await get(proxied.baseUrl, PATHS.account, nextNet)).toBe(401);
+  });
+
   it('ignores X-Forwarded-For unless TRUST_PROXY trusts the sender', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < DOOR + 5; i++) {
@@ -70,6 +125,19 @@ describe('before the door', () => {
       spread.push(await get(proxied.baseUrl, PATHS.account, { 'x-forwarded-for': newClient() }));
     }
     expect(new Set(spread)).toEqual(new Set([401]));
+  });
+});
+
+describe('client buckets', () => {
+  it('are IPv4 addresses as they are, IPv4-mapped IPv6 as IPv4, other IPv6 addresses by their /64', () => {
+    expect(clientBucket('198.51.100.7')).toBe('198.51.100.7');
+    expect(clientBucket('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(clientBucket('2001:db8:7:1::1')).toBe('2001:db8:7:1::/64');
+    expect(clientBucket('2001:0DB8:0007:0001:ffff:0:0:1')).toBe('2001:db8:7:1::/64');
+    expect(clientBucket('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientBucket('::1')).toBe('0:0:0:0::/64');
+    expect(clientBucket('2001:db8:7:2::1')).not.toBe(clientBucket('2001:db8:7:1::1'));
+    expect(clientBucket('64:ff9b::198.51.100.7')).toBe('64:ff9b:0:0::/64');
   });
 });
 

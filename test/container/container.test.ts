@@ -11,12 +11,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, waitFor } from '../../server/testing/api';
+import { docBlock, editEnvFile } from '../../server/testing/doc-blocks';
 import { type FakeNet, fakeNetEnv, startFakeNet } from '../../server/testing/fake-net';
 import { FAKE_DOMAINS } from '../../server/testing/fake-net-zone';
 
@@ -43,9 +44,13 @@ interface Ran {
   stderr: string;
 }
 
-function sh(cmd: string, args: string[], opts: { env?: Record<string, string>; check?: boolean } = {}): Ran {
+function sh(
+  cmd: string,
+  args: string[],
+  opts: { env?: Record<string, string>; check?: boolean; cwd?: string } = {},
+): Ran {
   const result = spawnSync(cmd, args, {
-    cwd: ROOT,
+    cwd: opts.cwd ?? ROOT,
     encoding: 'utf8',
     env: { ...process.env, ...opts.env },
     maxBuffer: 64 * 1024 * 1024,
@@ -166,6 +171,10 @@ describe('the image', () => {
       expect(podman(['exec', name, 'id', '-u']).stdout.trim()).not.toBe('0');
 
       const key = keyFrom(podman(['exec', name, 'node', 'admin.js', 'create-key', '--credits', '10']).stdout);
+      // A fresh container's logs hold no API key: it only says how to make one.
+      const logs = podman(['logs', name]);
+      expect(logs.stdout + logs.stderr).toContain('No API key yet');
+      expect(logs.stdout + logs.stderr).not.toMatch(/vm_[\w-]{8,}/);
       await verifiesThroughHttp(new Api(baseUrl, key));
       // The data lives in the volume: the database file is in /data.
       expect(podman(['exec', name, 'ls', '/data']).stdout).toMatch(/verimark\.sqlite/);
@@ -184,51 +193,59 @@ describe('the image', () => {
   });
 });
 
+/**
+ * `docker compose` as the compose blocks of docs/self-hosting.md use it, played by podman: `exec
+ * SERVICE` in that service's container, `up --build` as `up --no-build` (the image was built above
+ * with `--format docker`, which keeps its HEALTHCHECK; podman-compose 1.0 builds without it).
+ */
+const DOCKER_COMPOSE = `docker() {
+  [ "$1" = compose ] || { echo "only docker compose is played here" >&2; return 2; }
+  shift
+  case "$1" in
+    exec) shift; local service="$1"; shift; podman exec "\${PROJECT}_\${service}_1" "$@" ;;
+    up) shift; local args=(); for a in "$@"; do [ "$a" = --build ] && a=--no-build; args+=("$a"); done
+        podman-compose --project-name "$PROJECT" -f compose.yaml up "\${args[@]}" ;;
+    *) podman-compose --project-name "$PROJECT" -f compose.yaml "$@" ;;
+  esac
+}
+`;
+
 describe('the compose stack', () => {
   // podman-compose 1.0 puts every container on the project's bridge network (it adds `--net` even
   // beside `network_mode: host`), where the test's DNS and SMTP servers on the host's 127.0.0.1
   // cannot be reached: here the workers verify what needs no network — addresses the rulebook
   // refuses — while the image test above covers the DNS and SMTP path. The stack is otherwise the
-  // shipped compose.yaml: service names resolved on the project network, Postgres in its volume.
-  it('verifies one address and one CSV through the HTTP service while the two workers do the work', async () => {
+  // shipped compose.yaml and .env.example, set up with the docs' own commands.
+  it("runs the docs' compose steps, then verifies one address and one CSV through the HTTP service while the two workers do the work", async () => {
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'verimark-compose-'));
-    // Layered on compose.yaml (JSON is YAML): download links on the test's port, and DNS on a
-    // port where nothing answers, so that nothing leaves the stack.
-    const env = {
+    for (const file of ['compose.yaml', '.env.example']) copyFileSync(join(ROOT, file), join(dir, file));
+    const shell = (script: string) =>
+      sh('bash', ['-e', '-o', 'pipefail', '-c', `${DOCKER_COMPOSE}\n${script}`], {
+        cwd: dir,
+        env: { PROJECT },
+      });
+    shell(docBlock('compose-env'));
+    // The operator's edit of .env: download links on the test's port, DNS on a port where nothing
+    // answers (so that nothing leaves the stack), the images made for this run.
+    editEnvFile(join(dir, '.env'), {
+      POSTGRES_PASSWORD: randomBytes(12).toString('hex'),
+      VERIMARK_PORT: `127.0.0.1:${port}`,
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       DNS_SERVERS: '127.0.0.1:9',
       LOG_LEVEL: 'info',
-    };
-    const override = join(dir, 'compose.test.yaml');
-    writeFileSync(
-      override,
-      JSON.stringify({
-        services: {
-          service: { environment: env },
-          'worker-1': { environment: env },
-          'worker-2': { environment: env },
-        },
-      }),
-    );
-    const composeEnv = {
-      POSTGRES_PASSWORD: randomBytes(12).toString('hex'),
-      POSTGRES_IMAGE,
       VERIMARK_IMAGE: IMAGE,
-      VERIMARK_PORT: `127.0.0.1:${port}`,
-    };
-    const compose = (args: string[], check = true) =>
-      sh('podman-compose', ['--project-name', PROJECT, '-f', 'compose.yaml', '-f', override, ...args], {
-        env: composeEnv,
-        check,
-      });
+      POSTGRES_IMAGE,
+    });
     const container = (service: string) => `${PROJECT}_${service}_1`;
     const logs = (service: string) => {
       const ran = podman(['logs', container(service)], false);
       return ran.stdout + ran.stderr;
     };
     try {
-      compose(['up', '-d', '--no-build']);
+      const ran = shell(docBlock('compose-up'));
+      const key = /^(vm_\S+)$/m.exec(ran.stdout)?.[1] ?? '';
+      expect(key).toMatch(/^vm_\S{16,}$/);
       const baseUrl = `http://127.0.0.1:${port}`;
       try {
         await healthy(baseUrl);
@@ -238,6 +255,10 @@ describe('the compose stack', () => {
         throw err;
       }
       expect(logs('service')).toMatch(/RUN_WORKER=0: HTTP only/);
+      // Settings from .env reached the containers; no key reached their logs.
+      expect(podman(['exec', container('service'), 'printenv', 'DNS_SERVERS']).stdout.trim()).toBe(
+        '127.0.0.1:9',
+      );
       for (const worker of ['worker-1', 'worker-2']) {
         await waitFor(
           () => (/Verimark worker \S+ started \(Postgres\)/.test(logs(worker)) ? true : null),
@@ -246,17 +267,9 @@ describe('the compose stack', () => {
           `${worker} started`,
         );
       }
+      for (const service of SERVICES) expect(logs(service), service).not.toContain(key);
 
-      const made = podman([
-        'exec',
-        container('service'),
-        'node',
-        'admin.js',
-        'create-key',
-        '--credits',
-        '10',
-      ]);
-      const api = new Api(baseUrl, keyFrom(made.stdout));
+      const api = new Api(baseUrl, key);
       const single = await api.verifyNow('alice.example.test');
       expect(single).toMatchObject({ status: 'undeliverable', reason: 'invalid_syntax' });
       const upload = await api.upload('Email\nbob@@deliverable.test\nno address here\n');
@@ -277,7 +290,13 @@ describe('the compose stack', () => {
     } finally {
       // Containers first, with their anonymous /data volumes (podman-compose 1.0's down leaves them).
       podman(['rm', '--force', '--volumes', ...SERVICES.map(container)], false);
-      compose(['down', '--volumes'], false);
+      sh(
+        'podman-compose',
+        ['--project-name', PROJECT, '-f', join(dir, 'compose.yaml'), 'down', '--volumes'],
+        {
+          check: false,
+        },
+      );
       podman(['volume', 'rm', '--force', `${PROJECT}_postgres-data`], false);
       podman(['network', 'rm', '--force', `${PROJECT}_default`], false);
       rmSync(dir, { recursive: true, force: true });
