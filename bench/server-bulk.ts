@@ -3,7 +3,9 @@
  * (docs/design.md §4; issue: "throughput near the floor").
  *
  * A loopback SMTP peer answers every reply (greeting included) after a fixed latency; a real
- * DNS server on loopback serves DOMAINS domains whose MX hosts all point at it. Then:
+ * DNS server on loopback serves DOMAINS domains, each with its MX host on its own loopback address
+ * (127.0.62.<i+1>), where the peer listens too: the service limits conversations per MX address,
+ * so the domains must be distinct destinations, as on the internet. Then:
  *  1. the floor: a minimal probe loop — connect, EHLO, MAIL, RCPT, QUIT — over the same
  *     addresses with the same concurrency as the service (32 conversations);
  *  2. the service (child process): upload the same addresses as a CSV, wait for completed,
@@ -39,6 +41,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const domain = (i: number) => `bench-${i % DOMAINS}.test`;
 const address = (i: number) => `user${i}@${domain(i)}`;
+/** The MX address of domain(i). */
+const mxAddress = (i: number) => `127.0.62.${(i % DOMAINS) + 1}`;
 
 /** An SMTP peer that answers each line (and greets) after LATENCY_MS; accepts every RCPT. */
 async function startSlowPeer(): Promise<{ port: number; stop(): Promise<void> }> {
@@ -66,22 +70,32 @@ async function startSlowPeer(): Promise<{ port: number; stop(): Promise<void> }>
       }
     });
   });
-  server.listen(0, '127.0.0.1');
+  server.listen(0, mxAddress(0));
   await new Promise((resolve) => server.once('listening', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  // The same peer on every other domain's MX address, same port.
+  const extra = await Promise.all(
+    Array.from({ length: DOMAINS - 1 }, (_, i) => {
+      const more = net.createServer((socket) => server.emit('connection', socket));
+      return new Promise<net.Server>((resolve, reject) => {
+        more.once('error', reject);
+        more.listen(port, mxAddress(i + 1), () => resolve(more));
+      });
+    }),
+  );
   return {
-    port: (server.address() as net.AddressInfo).port,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    port,
+    stop: async () => {
+      for (const s of sockets) s.destroy();
+      await Promise.all([server, ...extra].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+    },
   };
 }
 
 /** One minimal probe: connect, EHLO, MAIL, RCPT, QUIT, each waiting for its reply. */
-function minimalProbe(port: number, rcpt: string): Promise<void> {
+function minimalProbe(port: number, host: string, rcpt: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
+    const socket = net.connect({ host, port });
     const script = ['EHLO bench.test', 'MAIL FROM:<probe@bench.test>', `RCPT TO:<${rcpt}>`, 'QUIT'];
     let buffer = '';
     socket.setEncoding('latin1');
@@ -191,11 +205,16 @@ async function main(): Promise<void> {
   const zone: Record<string, ZoneEntry> = {};
   for (let i = 0; i < DOMAINS; i++) {
     zone[domain(i)] = { mx: [{ priority: 10, exchange: `mx.${domain(i)}` }] };
-    zone[`mx.${domain(i)}`] = { a: ['127.0.0.1'] };
+    zone[`mx.${domain(i)}`] = { a: [mxAddress(i)] };
   }
   const dns = await startFakeDns(zone);
   const fakeNet = await startFakeNet();
-  const env = { DNS_SERVERS: dns.address, SMTP_PORT: String(peer.port), SMTP_TIMEOUT_MS: '10000' };
+  const env = {
+    DNS_SERVERS: dns.address,
+    SMTP_PORT: String(peer.port),
+    SMTP_TIMEOUT_MS: '10000',
+    ALLOW_PRIVATE_MX: '1',
+  };
   try {
     if (!process.env.BENCH_UPLOAD_ONLY) await bulk(peer.port, fakeNet, env);
     await uploadAcceptance(dir, fakeNet, env);
@@ -216,7 +235,7 @@ async function bulk(peerPort: number, fakeNet: FakeNet, env: Record<string, stri
     const loopCpu = process.cpuUsage();
     const loopStarted = performance.now();
     await Promise.all(
-      Array.from({ length: ROWS }, (_, i) => limit(() => minimalProbe(peer.port, address(i)))),
+      Array.from({ length: ROWS }, (_, i) => limit(() => minimalProbe(peer.port, mxAddress(i), address(i)))),
     );
     const loopRate = ROWS / ((performance.now() - loopStarted) / 1000);
     const { user, system } = process.cpuUsage(loopCpu);

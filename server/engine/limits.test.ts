@@ -201,3 +201,36 @@ describe('createLimits', () => {
     expect(slots.taken.get('a')).toBe(0);
   });
 });
+
+describe('urgent conversations (single checks)', () => {
+  it('start before the bulk rows queued at their host and at other hosts', async () => {
+    const limits = createLimits(1, 1);
+    const started: string[] = [];
+    const job = (name: string) => async () => {
+      started.push(name);
+      await new Promise((r) => setTimeout(r, 5));
+    };
+    const all = [
+      limits.run('a', job('bulk-a1')),
+      limits.run('a', job('bulk-a2')),
+      limits.run('b', job('bulk-b1')),
+      limits.run('a', job('single-a'), undefined, undefined, true),
+      limits.run('c', job('single-c'), undefined, undefined, true),
+    ];
+    await Promise.all(all);
+    // bulk-a1 took the one slot at once; then the two single checks, then the bulk rows.
+    expect(started).toEqual(['bulk-a1', 'single-a', 'single-c', 'bulk-b1', 'bulk-a2']);
+  });
+
+  it('follow the destination window: a narrowed window holds conversations back', async () => {
+    const { Destinations } = await import('./destinations');
+    const windows = new Destinations({ initial: 1, max: 4, deadMs: 1000 });
+    const limits = createLimits(8, 4, null, Number.POSITIVE_INFINITY, windows);
+    const m = meter();
+    await Promise.all(Array.from({ length: 4 }, () => limits.run('192.0.2.7', m.task('192.0.2.7', 10))));
+    expect(m.peak.get('192.0.2.7')).toBe(1);
+    for (let i = 0; i < 10; i++) windows.report('192.0.2.7', 'ok');
+    await Promise.all(Array.from({ length: 8 }, () => limits.run('192.0.2.7', m.task('192.0.2.7', 10))));
+    expect(m.peak.get('192.0.2.7')).toBe(4);
+  });
+});

@@ -1,6 +1,7 @@
 /**
  * A "farm" of MX hosts for scale tests and benchmarks: `hosts` domains (`d<i>.farm.test`), each
- * with its own MX host name (`mx<i>.farm.test`), all pointing at one SMTP peer on 127.0.0.1 that
+ * with its own MX host (`mx<i>.farm.test`) on its own address (127.0.61.<i+1>: the service limits
+ * conversations per MX address), all served by one SMTP peer on one port that
  * answers RCPT after a fixed latency and counts, per MX host, the conversations open at once
  * (from the first RCPT until the connection closes). Local parts choose the answer:
  * `bad…` → 550 5.1.1, `temp…` → 450 4.2.0 (unknown after the retry), anything else → 250.
@@ -25,11 +26,14 @@ export interface FarmNet {
   stop(): Promise<void>;
 }
 
+/** The address of the farm's MX host i (up to 250 hosts). */
+const farmAddress = (i: number) => `127.0.61.${i + 1}`;
+
 export async function startFarmNet(hosts: number, latencyMs: number): Promise<FarmNet> {
   const zone: Record<string, ZoneEntry> = {};
   for (let i = 0; i < hosts; i++) {
     zone[`d${i}.farm.test`] = { mx: [{ exchange: `mx${i}.farm.test`, priority: 10 }] };
-    zone[`mx${i}.farm.test`] = { a: ['127.0.0.1'] };
+    zone[`mx${i}.farm.test`] = { a: [farmAddress(i)] };
   }
   const dns = await startFakeDns(zone);
   const active = new Map<string, number>();
@@ -98,9 +102,18 @@ export async function startFarmNet(hosts: number, latencyMs: number): Promise<Fa
     });
     reply('220 farm.test ESMTP');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, farmAddress(0), resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  // The same peer on every other host's address, same port.
+  const others = Array.from({ length: hosts - 1 }, (_, i) => {
+    const more = createServer((socket) => server.emit('connection', socket));
+    return new Promise<typeof more>((resolve, reject) => {
+      more.once('error', reject);
+      more.listen(port, farmAddress(i + 1), () => resolve(more));
+    });
+  });
+  const extra = await Promise.all(others);
   return {
     dnsServer: dns.address,
     smtpPort: port,
@@ -118,12 +131,18 @@ export async function startFarmNet(hosts: number, latencyMs: number): Promise<Fa
       ALLOW_PRIVATE_MX: '1',
       SMTP_TIMEOUT_MS: String(Math.max(5000, latencyMs * 10)),
       GREYLIST_RETRY_MS: '100',
+      // `temp…` rows come back from the deferred queue quickly (server/jobs/deferral.ts).
+      GREYLIST_WINDOW_MS: '200',
+      RETRY_BACKOFF_MS: '200',
       SMTP_HELO: 'verimark.test',
       SMTP_FROM: 'probe@verimark.test',
     }),
     async stop() {
       for (const s of sockets) s.destroy();
-      await Promise.all([dns.stop(), new Promise<void>((resolve) => server.close(() => resolve()))]);
+      await Promise.all([
+        dns.stop(),
+        ...[server, ...extra].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
+      ]);
     },
   };
 }
