@@ -114,4 +114,17 @@ describe('the settings table of docs/self-hosting.md', () => {
       );
     expect(wrong).toEqual([]);
   });
+
+  it.each(['.env.example', 'compose.yaml', 'server/deploy/verimark.env'])(
+    'lets %s set every variable the service reads',
+    (file) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      // Set by the deployment itself there, not by the operator.
+      const own = file === 'compose.yaml' ? ['DATABASE_URL', 'RUN_WORKER', 'HOST', 'PORT', 'DATA_DIR'] : [];
+      const missing = [...new Set(reads.map((r) => r.name))].filter(
+        (name) => !own.includes(name) && !new RegExp(`\\b${name}\\b`).test(text),
+      );
+      expect(missing).toEqual([]);
+    },
+  );
 });
