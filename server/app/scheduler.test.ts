@@ -15,7 +15,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SingleResult } from '@verimark/contract';
+import { API_KEY_HEADER, PATHS, type SingleResult } from '@verimark/contract';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, apiWithNewKey, waitFor } from '../testing/api';
@@ -78,6 +78,28 @@ describe('a dead destination and a wildcard domain', () => {
     const opened = world.connections('mx1.tarpit.test').length + world.connections('mx2.tarpit.test').length;
     expect(opened).toBeLessThanOrEqual(8);
   }, 120_000);
+
+  it('stops probing a file the moment it is deleted: no row is asked for after its refund', async () => {
+    const { world } = suite;
+    const key = await suite.newKey(100);
+    // The slow host answers RCPT after 5 s: the file is far from done when it is deleted.
+    const emails = Array.from({ length: 30 }, (_, i) => `okdel${i}@${world.slowDomain}`);
+    const upload = await key.upload(['Email', ...emails].join('\n'), { mode: 'non_catch_all' });
+    const id = upload.body.data.file_id;
+    const asked = () =>
+      world.connections('mx.slow.test').flatMap((c) => c.rcpts.filter((r) => r.startsWith('okdel')));
+    await waitFor(() => asked().length > 0 || null, 20_000, 50);
+    const response = await fetch(`${key.baseUrl}${PATHS.bulkFile.replace('{file_id}', id)}`, {
+      method: 'DELETE',
+      headers: { [API_KEY_HEADER]: key.apiKey ?? '' },
+    });
+    expect(response.status).toBe(200);
+    const atDelete = asked().length;
+    expect(atDelete).toBeLessThan(emails.length);
+    expect(await suite.balance(key)).toBe(100);
+    await new Promise((r) => setTimeout(r, 6_000));
+    expect(asked().length).toBe(atDelete);
+  }, 60_000);
 
   it('gives a wildcard domain one set of slots for all its names', async () => {
     const { world } = suite;
