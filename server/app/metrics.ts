@@ -80,8 +80,9 @@ export class ServiceMetrics {
   observeEngine(engine: Engine): Engine {
     return {
       newScope: () => engine.newScope(),
-      verify: async (email, mode, scope) => {
-        const result = await engine.verify(email, mode, scope);
+      // Every argument passed on: the options carry the stop signal and a single check's priority.
+      verify: async (email, mode, scope, options) => {
+        const result = await engine.verify(email, mode, scope, options);
         this.verifications.inc({ verdict: result.status });
         return result;
       },
