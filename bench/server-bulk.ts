@@ -87,7 +87,9 @@ async function startSlowPeer(): Promise<{ port: number; stop(): Promise<void> }>
     port,
     stop: async () => {
       for (const s of sockets) s.destroy();
-      await Promise.all([server, ...extra].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      await Promise.all(
+        [server, ...extra].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))),
+      );
     },
   };
 }

@@ -1,8 +1,7 @@
 /** The content script's words: the popup's sentences for verdicts and reasons, through the one i18n. */
 
-import { REASONS } from '@verimark/contract';
 import { statusKey } from '@/lib/shared/badge-words';
-import { type MessageKey, message, t } from '@/lib/shared/i18n';
+import { message, t } from '@/lib/shared/i18n';
 import type { BadgeWords } from '@/lib/shared/views';
 import type { PageStatus } from './status';
 
