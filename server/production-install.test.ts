@@ -10,7 +10,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +18,7 @@ import { Api, waitFor } from './testing/api';
 import { docBlock, editEnvFile, substitute } from './testing/doc-blocks';
 import { type FakeNet, fakeNetEnv, startFakeNet } from './testing/fake-net';
 import { FAKE_DOMAINS } from './testing/fake-net-zone';
+import { freePort } from './testing/free-port';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const INSTALL_TIMEOUT_MS = 25 * 60_000;
@@ -39,18 +39,6 @@ interface Unit {
   name: string;
   child: ChildProcess;
   output(): string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const found = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(found));
-    });
-  });
 }
 
 /**

@@ -9,7 +9,6 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import https from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_KEY_HEADER, MAX_UPLOAD_BYTES, PATHS } from '@verimark/contract';
@@ -18,6 +17,7 @@ import { DOOR_LIMIT_PER_MIN } from './app/door-limit';
 import { waitFor } from './testing/api';
 import { docBlock, substitute } from './testing/doc-blocks';
 import { FAKE_DOMAINS } from './testing/fake-net-zone';
+import { freePort } from './testing/free-port';
 import { provisionPackage, type RunningNginx, startNginx } from './testing/nginx';
 import { type RunningService, startService } from './testing/service';
 
@@ -26,18 +26,6 @@ let proxyPort = 0;
 let ca: Buffer;
 let service: RunningService;
 let nginx: RunningNginx;
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const found = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(found));
-    });
-  });
-}
 
 interface Answer {
   status: number;

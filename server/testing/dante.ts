@@ -11,6 +11,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 
 const DANTED = '/usr/sbin/danted';
 /** The address dante connects out from. */
@@ -40,14 +41,6 @@ function installIfMissing(): string | null {
     result = spawnSync('flock', args, { stdio: 'ignore', env });
   }
   return existsSync(DANTED) ? null : 'SOCKS5 tests skipped: installing dante-server with apt-get failed.';
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function waitForPort(port: number, child: ChildProcess, ms: number): Promise<void> {

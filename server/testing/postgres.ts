@@ -8,10 +8,10 @@
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './free-port';
 
 const ROOT_DIR = '/usr/lib/postgresql';
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
@@ -47,18 +47,6 @@ export function postgresBinaries(): string {
   const installed = binDir();
   if (!installed) throw new Error('postgresql was installed but no initdb was found');
   return installed;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface PgCluster {

@@ -12,7 +12,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +19,7 @@ import { Api, waitFor } from '../../server/testing/api';
 import { docBlock, editEnvFile } from '../../server/testing/doc-blocks';
 import { type FakeNet, fakeNetEnv, startFakeNet } from '../../server/testing/fake-net';
 import { FAKE_DOMAINS } from '../../server/testing/fake-net-zone';
+import { freePort } from '../../server/testing/free-port';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BASE_IMAGE = process.env.VERIMARK_TEST_BASE_IMAGE ?? '';
@@ -63,18 +63,6 @@ function sh(
 }
 
 const podman = (args: string[], check = true) => sh('podman', args, { check });
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => done(port));
-    });
-  });
-}
 
 /** The fake network's settings, with timeouts for a container on a busy machine. */
 function netEnv(net: FakeNet): Record<string, string> {

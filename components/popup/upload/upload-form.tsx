@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { PreflightSummary } from '@/lib/csv/preflight';
-import { t, tn } from '@/lib/shared/i18n';
+import { t } from '@/lib/shared/i18n';
 import type { AccountView } from '@/lib/shared/views';
 import { columnDoubt } from './column-doubt';
 import { DoubtCheck } from './doubt-check';

@@ -5,6 +5,7 @@
  */
 import { createServer, type Server, connect as tcpConnect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../testing/free-port';
 import { usePostgres } from '../../testing/postgres-suite';
 import { openPostgresStore } from './store';
 
@@ -14,19 +15,6 @@ const servers: Server[] = [];
 afterEach(async () => {
   for (const s of servers.splice(0)) await new Promise((done) => s.close(done));
 });
-
-/** A free port on 127.0.0.1, closed again: nothing listens there until `forward` is called. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts forwarding `port` to the cluster's port, as a database that has just come up. */
 function forward(port: number, to: number): Promise<void> {
