@@ -19,9 +19,10 @@ import { API_KEY_HEADER, PATHS, type SingleResult } from '@verimark/contract';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Api, apiWithNewKey, waitFor } from '../testing/api';
+import { usePostgres } from '../testing/postgres-suite';
 import { useProviderWorldService } from '../testing/providers/use-world';
 import { type ProviderWorld, providerWorldEnv, startProviderWorld } from '../testing/providers/world';
-import { type RunningService, startService } from '../testing/service';
+import { type RunningService, type RunningWorker, startService, startWorker } from '../testing/service';
 
 /** Results of a finished file, by email. */
 async function fileResults(api: Api, id: string): Promise<Map<string, Record<string, string>>> {
@@ -214,4 +215,49 @@ describe('greylisting', () => {
     // Answered from what the revisit found: no further conversation about it.
     expect(world.connectionsFor(email).length).toBe(after);
   }, 60_000);
+});
+
+describe('a file deleted through an HTTP-only service while a worker process verifies it (Postgres)', () => {
+  const pg = usePostgres();
+  let world: ProviderWorld;
+  let service: RunningService;
+  let worker: RunningWorker;
+
+  beforeAll(async () => {
+    world = await startProviderWorld({});
+    const env = { ...providerWorldEnv(world), DATABASE_URL: pg.url() };
+    service = await startService({ env: { ...env, RUN_WORKER: '0' }, databaseUrl: pg.url() });
+    worker = await startWorker({ env });
+  }, 120_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await service?.stop();
+    await world?.stop();
+  });
+
+  it("stops the worker's probes of it within a second or two", async () => {
+    const key = await apiWithNewKey(service, 100);
+    const emails = Array.from({ length: 30 }, (_, i) => `okpg${i}@${world.slowDomain}`);
+    const upload = await key.upload(['Email', ...emails].join('\n'), { mode: 'non_catch_all' });
+    const id = upload.body.data.file_id;
+    const asked = () =>
+      world.connections('mx.slow.test').flatMap((c) => c.rcpts.filter((r) => r.startsWith('okpg')));
+    await waitFor(() => asked().length > 0 || null, 30_000, 50);
+    const response = await fetch(`${key.baseUrl}${PATHS.bulkFile.replace('{file_id}', id)}`, {
+      method: 'DELETE',
+      headers: { [API_KEY_HEADER]: key.apiKey ?? '' },
+    });
+    expect(response.status).toBe(200);
+    // The worker notices at its next lease renewal (at least every second).
+    await new Promise((r) => setTimeout(r, 2_000));
+    const settled = asked().length;
+    await new Promise((r) => setTimeout(r, 6_000));
+    expect(asked().length).toBe(settled);
+    expect(settled).toBeLessThan(emails.length);
+    // Its connections were cut, not left to finish their slow answers.
+    const open = world
+      .connections('mx.slow.test')
+      .filter((c) => c.rcpts.some((r) => r.startsWith('okpg')) && c.closedAt === null);
+    expect(open).toEqual([]);
+  }, 90_000);
 });
