@@ -96,7 +96,8 @@ describe('Delete in the Files list (Chromium)', () => {
     await e2e.session.stopServiceWorker?.();
     await waitFor(
       async () => ((await api.fileRecord(ids['delete-me.csv'] ?? '')) === undefined ? true : undefined),
-      60_000,
+      // The alarm wakes the stopped worker; a send that fails then is tried again a minute later.
+      150_000,
       'the delete, sent by the background',
     );
     expect(await api.fileRecord(ids['keep-me.csv'] ?? '')).toBeDefined();
@@ -106,7 +107,7 @@ describe('Delete in the Files list (Chromium)', () => {
     await waitForRow(again, 'keep-me.csv', (r) => r?.state === 'completed');
     expect(await row(again, 'delete-me.csv')).toBeNull();
     await again.close();
-  });
+  }, 240_000);
 
   it('with a service without the route: no Delete, and no error', async () => {
     scripted = await startScriptedServer(serviceScript(bigResults()));
