@@ -79,12 +79,21 @@ describe('Delete in the Files list (Chromium)', () => {
     await page.keyboard.press('Enter');
     await waitForRow(page, 'delete-me.csv', (r) => r?.state === 'deleted');
     expect((await row(page, 'delete-me.csv'))?.notice).toBe('Deleted — Undo');
-    expect(await focused(page)).toBe('Undo deleting delete-me.csv');
+    await waitFor(
+      async () => (await focused(page)) === 'Undo deleting delete-me.csv' || undefined,
+      5_000,
+      'Undo focused',
+    );
     await look(page, 'files-deleted-undo');
 
     await page.keyboard.press('Enter');
     await waitForRow(page, 'delete-me.csv', (r) => r?.state === 'completed');
-    expect(await focused(page)).toBe('Delete delete-me.csv');
+    // Focus comes back to Delete once the row is drawn again (a frame later).
+    await waitFor(
+      async () => (await focused(page)) === 'Delete delete-me.csv' || undefined,
+      5_000,
+      'Delete focused after Undo',
+    );
     // Past the undo window: an undone delete is never sent.
     await new Promise((resolve) => setTimeout(resolve, 9_000));
     expect(await api.fileRecord(ids['delete-me.csv'] ?? '')).toBeDefined();
